@@ -1,0 +1,70 @@
+// warpsim arch list | arch show ARCH: the presets and every parameter with unit and source.
+#include <iomanip>
+#include <iostream>
+
+#include "cli/options.hpp"
+#include "models/arch.hpp"
+#include "sim/errors.hpp"
+#include "sim/json.hpp"
+
+namespace warpsim::cli {
+
+int cmd_arch(const Args& args) {
+  const char* usage = "arch list | arch show ARCH [--set key=value]... [--json]";
+  po::options_description options("arch options");
+  options.add_options()("action", po::value<std::string>(), "list or show")(
+      "name", po::value<std::string>(), "preset name for show")(
+      "set", po::value<std::vector<std::string>>()->composing(), "override a parameter: key=value")(
+      "json", po::bool_switch(), "print JSON");
+  po::positional_options_description positional;
+  positional.add("action", 1).add("name", 1);
+  po::variables_map vm;
+  if (!parse_options("arch", usage, options, positional, args, vm)) return kExitOk;
+  std::string action = vm.count("action") ? vm["action"].as<std::string>() : "";
+  bool json = vm["json"].as<bool>();
+
+  if (action == "list") {
+    for (const auto& name : models::preset_names()) {
+      models::Arch a = models::load_arch(name);
+      std::cout << std::left << std::setw(16) << name << a.name << " (sm_" << a.sm_version << ", " << a.sms
+                << " SMs)\n";
+    }
+    return kExitOk;
+  }
+  if (action != "show" || !vm.count("name")) {
+    std::cerr << "usage: warpsim " << usage << '\n';
+    return kExitInputError;
+  }
+  std::vector<std::string> overrides;
+  if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
+  models::Arch a = models::load_arch(vm["name"].as<std::string>(), overrides);
+  const sim::Config& c = a.config;
+  if (json) {
+    std::cout << "{\"arch\": " << sim::json_quote(a.preset) << ", \"parameters\": [";
+    bool first = true;
+    for (const auto& key : c.keys()) {
+      auto s = c.setting(key);
+      const auto& spec = c.spec(key);
+      std::cout << (first ? "" : ", ") << "{\"key\": " << sim::json_quote(key)
+                << ", \"value\": " << sim::json_quote(s.value) << ", \"unit\": " << sim::json_quote(spec.unit)
+                << ", \"source\": " << sim::json_quote(s.source) << ", \"origin\": " << sim::json_quote(s.origin)
+                << ", \"description\": " << sim::json_quote(spec.description) << '}';
+      first = false;
+    }
+    std::cout << "]}\n";
+    return kExitOk;
+  }
+  std::cout << a.preset << ": " << a.name << "\n\n";
+  std::cout << std::left << std::setw(38) << "parameter" << std::setw(22) << "value" << std::setw(13) << "unit"
+            << "source\n";
+  for (const auto& key : c.keys()) {
+    auto s = c.setting(key);
+    std::string source = s.source;
+    if (s.origin.rfind("--set", 0) == 0) source = "set on the command line (" + s.origin + ")";
+    std::cout << std::left << std::setw(38) << key << std::setw(22) << s.value << std::setw(13) << c.spec(key).unit
+              << source << '\n';
+  }
+  return kExitOk;
+}
+
+}  // namespace warpsim::cli

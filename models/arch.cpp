@@ -1,0 +1,138 @@
+#include "models/arch.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <unistd.h>
+
+#include "sim/errors.hpp"
+
+namespace warpsim::models {
+namespace fs = std::filesystem;
+
+fs::path preset_dir() {
+  if (const char* env = std::getenv("WARPSIM_PRESET_DIR"); env && *env) return env;
+  // An installed binary finds ../share/warpsim/presets; a build tree uses the source folder.
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = '\0';
+    fs::path installed = fs::path(self).parent_path().parent_path() / "share" / "warpsim" / "presets";
+    if (fs::is_directory(installed)) return installed;
+  }
+  return WARPSIM_PRESET_DIR;
+}
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(preset_dir(), ec))
+    if (entry.path().extension() == ".ini") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Arch load_arch(const std::string& preset, const std::vector<std::string>& overrides) {
+  auto names = preset_names();
+  if (std::find(names.begin(), names.end(), preset) == names.end()) {
+    std::string known;
+    for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+    throw sim::InputError("--arch", "unknown architecture '" + preset + "'; known: " + known);
+  }
+  sim::Config config(arch_params());
+  config.load_ini(preset_dir() / (preset + ".ini"));
+  for (const auto& o : overrides) config.set_assignment(o, "--set");
+  config.validate();
+  return arch_from_config(preset, std::move(config));
+}
+
+Arch arch_from_config(const std::string& preset, sim::Config c) {
+  using traces::Unit;
+  auto u32 = [&](const char* key) { return static_cast<std::uint32_t>(c.get_int(key)); };
+  auto u64 = [&](const char* key) { return static_cast<std::uint64_t>(c.get_int(key)); };
+  Arch a;
+  a.preset = preset;
+  a.name = c.get_string("gpu.name");
+  a.sm_version = static_cast<int>(c.get_int("gpu.sm_version"));
+  a.sms = u32("gpu.sms");
+  a.core_clock_khz = u64("gpu.core_clock_khz");
+
+  a.max_threads_per_sm = u32("sm.max_threads");
+  a.max_warps_per_sm = u32("sm.max_warps");
+  a.max_blocks_per_sm = u32("sm.max_blocks");
+  a.max_threads_per_block = u32("sm.max_threads_per_block");
+  a.registers_per_sm = u32("sm.registers");
+  a.max_registers_per_thread = u32("sm.max_registers_per_thread");
+  a.register_alloc_unit = u32("sm.register_alloc_unit");
+  a.register_block_warp_granularity = u32("sm.register_block_warp_granularity");
+  a.shared_bytes_per_sm = u32("sm.shared_bytes");
+  a.max_shared_per_block = u32("sm.max_shared_per_block");
+  a.shared_alloc_unit = u32("sm.shared_alloc_unit");
+  a.shared_reserved_per_block = u32("sm.shared_reserved_per_block");
+  a.schedulers = u32("sm.schedulers");
+  a.dispatch_per_scheduler = u32("sm.dispatch_per_scheduler");
+  a.max_warps_per_scheduler = u32("sm.max_warps_per_scheduler");
+  a.scheduler_policy = c.get_string("sm.scheduler_policy") == "gto" ? SchedulerPolicy::GreedyThenOldest
+                                                                     : SchedulerPolicy::LooseRoundRobin;
+  a.fp64_blocks_dual_issue = c.get_bool("sm.fp64_blocks_dual_issue");
+  a.units_per_scheduler = c.get_bool("sm.units_per_scheduler");
+
+  auto set_unit = [&](Unit u, const char* lanes, const char* latency) {
+    a.units.lanes[static_cast<int>(u)] = u32(lanes);
+    a.latency[static_cast<int>(u)] = u32(latency);
+  };
+  set_unit(Unit::Int, "units.int_lanes", "latency.int");
+  set_unit(Unit::Fp32, "units.fp32_lanes", "latency.fp32");
+  set_unit(Unit::Fp64, "units.fp64_lanes", "latency.fp64");
+  set_unit(Unit::Sfu, "units.sfu_lanes", "latency.sfu");
+  set_unit(Unit::Tensor, "units.tensor_lanes", "latency.tensor");
+  set_unit(Unit::Control, "units.control_lanes", "latency.control");
+  a.units.lanes[static_cast<int>(Unit::LdSt)] = u32("units.ldst_lanes");
+  a.latency[static_cast<int>(Unit::LdSt)] = u32("latency.shared");  // memory answers set the real time
+  a.shared_latency = u32("latency.shared");
+
+  a.launch_overhead_ns = u64("dispatch.launch_overhead_ns");
+  a.block_dispatch_interval_cycles = u32("dispatch.block_interval_cycles");
+  a.block_start_latency_cycles = u32("dispatch.block_start_latency_cycles");
+
+  a.l1_bytes = u64("l1.size_bytes");
+  a.l1_line_bytes = u32("l1.line_bytes");
+  a.l1_sector_bytes = u32("l1.sector_bytes");
+  a.l1_ways = u32("l1.ways");
+  a.l1_hit_latency = u32("l1.hit_latency");
+  a.l1_caches_global = c.get_bool("l1.caches_global");
+  a.readonly_bytes = u64("readonly.size_bytes");
+  a.readonly_line_bytes = u32("readonly.line_bytes");
+  a.l2_bytes = u64("l2.size_bytes");
+  a.l2_line_bytes = u32("l2.line_bytes");
+  a.l2_sector_bytes = u32("l2.sector_bytes");
+  a.l2_ways = u32("l2.ways");
+  a.l2_slices = u32("l2.slices");
+  a.l2_hit_latency = u32("l2.hit_latency");
+  a.l2_bytes_per_cycle_per_slice = u32("l2.bytes_per_cycle_per_slice");
+  a.l2_persistence = c.get_bool("l2.persistence");
+  a.l2_persist_max_bytes = u64("l2.persist_max_bytes");
+  a.l2_max_window_bytes = u64("l2.max_window_bytes");
+  a.dram_bus_width_bits = u32("dram.bus_width_bits");
+  a.dram_data_rate_mtps = u32("dram.data_rate_mtps");
+  a.dram_latency_min = u32("dram.latency_min");
+  a.dram_latency_max = u32("dram.latency_max");
+  a.dram_channels = u32("dram.channels");
+  a.dram_banks = u32("dram.banks");
+
+  // Relations a single key's range cannot express.
+  auto require = [&](bool ok, const char* key, const std::string& why) {
+    if (!ok) throw sim::InputError(c.setting(key).origin, std::string(key) + ": " + why);
+  };
+  require(a.max_warps_per_sm * 32 >= a.max_threads_per_sm, "sm.max_warps", "fewer warps than sm.max_threads needs");
+  require(a.schedulers * a.max_warps_per_scheduler >= a.max_warps_per_sm, "sm.max_warps_per_scheduler",
+          "schedulers cannot hold sm.max_warps");
+  require(a.l1_line_bytes % a.l1_sector_bytes == 0, "l1.sector_bytes", "must divide l1.line_bytes");
+  require(a.l2_line_bytes % a.l2_sector_bytes == 0, "l2.sector_bytes", "must divide l2.line_bytes");
+  require(a.dram_latency_min <= a.dram_latency_max, "dram.latency_min", "exceeds dram.latency_max");
+  require(!a.l2_persistence || a.l2_persist_max_bytes <= a.l2_bytes, "l2.persist_max_bytes", "exceeds l2.size_bytes");
+  a.config = std::move(c);
+  return a;
+}
+
+}  // namespace warpsim::models

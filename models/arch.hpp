@@ -1,0 +1,91 @@
+#pragma once
+// An architecture preset, typed. The numbers come from a preset file (models/presets/*.ini),
+// each with its source; `arch_params()` declares every key with its type, unit and meaning, so
+// `warpsim arch show` can list them and an unknown key in a preset or --set is an error.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/config.hpp"
+#include "traces/instruction.hpp"
+
+namespace warpsim::models {
+
+enum class SchedulerPolicy { LooseRoundRobin, GreedyThenOldest };
+
+struct UnitRates {
+  // Lanes per SM of each execution-unit class; a warp instruction needs 32 lane-slots, so
+  // 192 FP32 lanes issue 6 warp instructions per cycle (SPEC S2.5) and 16 SFU lanes one every
+  // other cycle.
+  std::uint32_t lanes[traces::kUnitCount] = {};
+};
+
+struct Arch {
+  std::string preset;  // "kepler-k20x"
+  std::string name;    // "NVIDIA Tesla K20X"
+  int sm_version = 0;  // 20, 35, 90: selects the kernel library's SASS
+  std::uint32_t sms = 0;
+  std::uint64_t core_clock_khz = 0;
+
+  // Residency limits per SM (S1.1) and CUDA's allocation granularities.
+  std::uint32_t max_threads_per_sm = 0, max_warps_per_sm = 0, max_blocks_per_sm = 0;
+  std::uint32_t max_threads_per_block = 0;
+  std::uint32_t registers_per_sm = 0, max_registers_per_thread = 0, register_alloc_unit = 0;
+  std::uint32_t register_block_warp_granularity = 1;
+  std::uint32_t shared_bytes_per_sm = 0, max_shared_per_block = 0, shared_alloc_unit = 0;
+  std::uint32_t shared_reserved_per_block = 0;
+
+  // Issue (S1.4, S2.3-S2.6).
+  std::uint32_t schedulers = 0, dispatch_per_scheduler = 0, max_warps_per_scheduler = 0;
+  SchedulerPolicy scheduler_policy = SchedulerPolicy::LooseRoundRobin;
+  bool fp64_blocks_dual_issue = false;  // S2.4: the source author's belief, on for Kepler
+  bool units_per_scheduler = false;     // Hopper: each sub-partition owns its units
+  UnitRates units;
+
+  // Latencies in core cycles (S2.7).
+  std::uint32_t latency[traces::kUnitCount] = {};
+  std::uint32_t shared_latency = 0;
+
+  // GigaThread engine.
+  std::uint64_t launch_overhead_ns = 0;
+  std::uint32_t block_dispatch_interval_cycles = 1;  // GPU-wide: one block per this many cycles
+  std::uint32_t block_start_latency_cycles = 0;
+
+  // L1 / read-only / L2 / DRAM.
+  std::uint64_t l1_bytes = 0;
+  std::uint32_t l1_line_bytes = 0, l1_sector_bytes = 0, l1_ways = 0, l1_hit_latency = 0;
+  bool l1_caches_global = false;  // S3.5: Fermi and Hopper yes, Kepler no
+  std::uint64_t readonly_bytes = 0;
+  std::uint32_t readonly_line_bytes = 0;
+  std::uint64_t l2_bytes = 0;
+  std::uint32_t l2_line_bytes = 0, l2_sector_bytes = 0, l2_ways = 0, l2_slices = 0;
+  std::uint32_t l2_hit_latency = 0, l2_bytes_per_cycle_per_slice = 0;
+  bool l2_persistence = false;
+  std::uint64_t l2_persist_max_bytes = 0, l2_max_window_bytes = 0;
+  std::uint32_t dram_bus_width_bits = 0, dram_data_rate_mtps = 0;
+  std::uint32_t dram_latency_min = 0, dram_latency_max = 0, dram_channels = 0, dram_banks = 0;
+
+  // The resolved configuration behind these numbers, with each value's origin and source.
+  sim::Config config;
+
+  std::uint32_t warps_per_sm_limit() const { return max_warps_per_sm; }
+  double dram_bytes_per_second() const { return dram_bus_width_bits / 8.0 * dram_data_rate_mtps * 1e6; }
+};
+
+// Every preset key, with type, unit and description.
+const std::vector<sim::ParamSpec>& arch_params();
+
+// Names of the presets found in the preset directory, sorted.
+std::vector<std::string> preset_names();
+// The directory presets are read from: $WARPSIM_PRESET_DIR, or the one beside the executable's
+// install, or the source tree's models/presets.
+std::filesystem::path preset_dir();
+
+// Loads a preset and applies "key=value" overrides (--set). An unknown preset is an InputError
+// listing the known ones; unknown keys and bad values name file:line or --set.
+Arch load_arch(const std::string& preset, const std::vector<std::string>& overrides = {});
+// Builds the typed view from a validated config (used by load_arch and by tests).
+Arch arch_from_config(const std::string& preset, sim::Config config);
+
+}  // namespace warpsim::models

@@ -1,0 +1,105 @@
+// The parameter table of an architecture preset: every key a preset file must give.
+#include "models/arch.hpp"
+
+namespace warpsim::models {
+namespace {
+
+using sim::ParamSpec;
+using sim::ParamType;
+
+ParamSpec integer(std::string key, std::string unit, std::string description, double min = 0,
+                  double max = 1e15) {
+  return ParamSpec{std::move(key), ParamType::Int, "", std::move(unit), std::move(description), min, max, {}};
+}
+ParamSpec flag(std::string key, std::string description) {
+  return ParamSpec{std::move(key), ParamType::Bool, "", "", std::move(description), 0, 1, {}};
+}
+ParamSpec text(std::string key, std::string description) {
+  return ParamSpec{std::move(key), ParamType::String, "", "", std::move(description), 0, 0, {}};
+}
+ParamSpec choice(std::string key, std::vector<std::string> choices, std::string description) {
+  return ParamSpec{std::move(key), ParamType::Choice, "", "", std::move(description), 0, 0, std::move(choices)};
+}
+
+std::vector<ParamSpec> build() {
+  return {
+      text("gpu.name", "marketing name of the modelled board"),
+      integer("gpu.sm_version", "", "compute capability x10; selects the SASS the kernel library emits", 10, 200),
+      integer("gpu.sms", "SMs", "streaming multiprocessors", 1, 1024),
+      integer("gpu.core_clock_khz", "kHz", "SM clock that instruction timing runs on", 1000, 10'000'000),
+
+      integer("sm.max_threads", "threads", "resident threads per SM (S1.1)", 32),
+      integer("sm.max_warps", "warps", "resident warps per SM (S1.1)", 1),
+      integer("sm.max_blocks", "blocks", "resident thread blocks per SM (S1.1)", 1),
+      integer("sm.max_threads_per_block", "threads", "largest block a launch may use", 32, 4096),
+      integer("sm.registers", "registers", "32-bit registers per SM", 1024),
+      integer("sm.max_registers_per_thread", "registers", "most registers one thread may use", 16, 255),
+      integer("sm.register_alloc_unit", "registers", "registers are allocated per warp in multiples of this", 1),
+      integer("sm.register_block_warp_granularity", "warps",
+              "a block's register allocation is rounded up to this many warps (Fermi: 2)", 1, 64),
+      integer("sm.shared_bytes", "bytes", "shared memory per SM available to blocks", 0),
+      integer("sm.max_shared_per_block", "bytes", "largest shared allocation of one block", 0),
+      integer("sm.shared_alloc_unit", "bytes", "shared memory is allocated per block in multiples of this", 1),
+      integer("sm.shared_reserved_per_block", "bytes", "shared memory the system reserves per block (cc >= 8.0)", 0),
+      integer("sm.schedulers", "schedulers", "warp schedulers per SM (S1.4)", 1, 16),
+      integer("sm.dispatch_per_scheduler", "instructions", "dispatch units per scheduler: 2 allows dual issue (S2.3)", 1, 2),
+      integer("sm.max_warps_per_scheduler", "warps", "warps one scheduler holds (S1.4)", 1),
+      choice("sm.scheduler_policy", {"lrr", "gto"}, "lrr: fair rotation every cycle (S2.6); gto: greedy-then-oldest"),
+      flag("sm.fp64_blocks_dual_issue", "a DP instruction cannot share its cycle with another of its warp (S2.4)"),
+      flag("sm.units_per_scheduler", "execution units belong to one scheduler's sub-partition instead of the SM"),
+
+      integer("units.int_lanes", "lanes", "integer ALU lanes per SM", 1),
+      integer("units.fp32_lanes", "lanes", "FP32 CUDA-core lanes per SM (S2.5)", 1),
+      integer("units.fp64_lanes", "lanes", "FP64 (DP) lanes per SM (S2.5)", 1),
+      integer("units.sfu_lanes", "lanes", "special-function lanes per SM (S2.5)", 1),
+      integer("units.ldst_lanes", "lanes", "load/store lanes per SM (S2.5)", 1),
+      integer("units.tensor_lanes", "lanes", "tensor-core issue lanes per SM (32 = one warp MMA per cycle)", 1),
+      integer("units.control_lanes", "lanes", "branch/control issue lanes per SM", 1),
+
+      integer("latency.int", "cycles", "dependent-issue latency of integer ALU instructions (S2.7)", 1, 10000),
+      integer("latency.fp32", "cycles", "dependent-issue latency of FP32 instructions (S2.7)", 1, 10000),
+      integer("latency.fp64", "cycles", "dependent-issue latency of FP64 instructions", 1, 10000),
+      integer("latency.sfu", "cycles", "dependent-issue latency of SFU instructions", 1, 10000),
+      integer("latency.tensor", "cycles", "dependent-issue latency of tensor-core instructions", 1, 10000),
+      integer("latency.control", "cycles", "latency of branches and other control instructions", 1, 10000),
+      integer("latency.shared", "cycles", "shared-memory load latency without bank conflicts", 1, 10000),
+
+      integer("dispatch.launch_overhead_ns", "ns", "kernel launch to first block dispatch", 0, 1e9),
+      integer("dispatch.block_interval_cycles", "cycles", "GigaThread engine: cycles between two block dispatches GPU-wide", 1, 1e6),
+      integer("dispatch.block_start_latency_cycles", "cycles", "block dispatch to its warps being schedulable", 0, 1e6),
+
+      integer("l1.size_bytes", "bytes", "L1 data cache per SM", 0),
+      integer("l1.line_bytes", "bytes", "L1 line size (S3.2)", 32, 1024),
+      integer("l1.sector_bytes", "bytes", "L1 sector size (Hopper: 4 sectors per line)", 32, 1024),
+      integer("l1.ways", "ways", "L1 associativity", 1, 1024),
+      integer("l1.hit_latency", "cycles", "L1 hit latency", 1, 10000),
+      flag("l1.caches_global", "global loads are cached in L1 (S3.5: Fermi yes, Kepler no)"),
+      integer("readonly.size_bytes", "bytes", "read-only data cache per SM (0: none)", 0),
+      integer("readonly.line_bytes", "bytes", "read-only cache granularity (S3.6)", 32, 1024),
+      integer("l2.size_bytes", "bytes", "L2 cache, whole GPU", 1024),
+      integer("l2.line_bytes", "bytes", "L2 line size", 32, 1024),
+      integer("l2.sector_bytes", "bytes", "L2 sector size", 32, 1024),
+      integer("l2.ways", "ways", "L2 associativity", 1, 1024),
+      integer("l2.slices", "slices", "L2 slices the address space is interleaved over", 1, 1024),
+      integer("l2.hit_latency", "cycles", "L2 hit latency seen by an SM", 1, 10000),
+      integer("l2.bytes_per_cycle_per_slice", "bytes/cycle", "L2 slice bandwidth", 1, 4096),
+      flag("l2.persistence", "CUDA L2 persistence controls are available (S4, cc >= 8.0)"),
+      integer("l2.persist_max_bytes", "bytes", "persistingL2CacheMaxSize: largest set-aside (S4.1, S4.7)", 0),
+      integer("l2.max_window_bytes", "bytes", "accessPolicyMaxWindowSize (S4.2, S4.7)", 0),
+      integer("dram.bus_width_bits", "bits", "memory bus width", 8, 65536),
+      integer("dram.data_rate_mtps", "MT/s", "transfers per second per pin", 1, 100000),
+      integer("dram.latency_min", "cycles", "DRAM access latency, unloaded, lowest (S2.7)", 1, 100000),
+      integer("dram.latency_max", "cycles", "DRAM access latency, unloaded, highest (S2.7)", 1, 100000),
+      integer("dram.channels", "channels", "independent DRAM channels", 1, 1024),
+      integer("dram.banks", "banks", "banks per channel", 1, 1024),
+  };
+}
+
+}  // namespace
+
+const std::vector<sim::ParamSpec>& arch_params() {
+  static const std::vector<sim::ParamSpec> specs = build();
+  return specs;
+}
+
+}  // namespace warpsim::models

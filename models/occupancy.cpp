@@ -1,0 +1,80 @@
+#include "models/occupancy.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/errors.hpp"
+
+namespace warpsim::models {
+namespace {
+std::uint64_t round_up(std::uint64_t v, std::uint64_t unit) { return unit ? (v + unit - 1) / unit * unit : v; }
+}  // namespace
+
+std::string_view limit_name(OccupancyLimit l) {
+  switch (l) {
+    case OccupancyLimit::Threads: return "threads";
+    case OccupancyLimit::Warps: return "warps";
+    case OccupancyLimit::Blocks: return "blocks";
+    case OccupancyLimit::Registers: return "registers";
+    case OccupancyLimit::SharedMemory: return "shared_memory";
+  }
+  return "?";
+}
+
+double Occupancy::fraction() const {
+  return max_warps_per_sm ? static_cast<double>(warps_per_sm) / max_warps_per_sm : 0.0;
+}
+
+Occupancy compute_occupancy(const Arch& a, const BlockResources& b) {
+  auto fail = [&](const std::string& what) { throw sim::InputError("block", what); };
+  if (b.threads == 0) fail("a block needs at least one thread");
+  if (b.threads > a.max_threads_per_block)
+    fail(std::to_string(b.threads) + " threads per block exceeds " + a.preset + "'s limit of " +
+         std::to_string(a.max_threads_per_block));
+  if (b.registers_per_thread > a.max_registers_per_thread)
+    fail(std::to_string(b.registers_per_thread) + " registers per thread exceeds " + a.preset + "'s limit of " +
+         std::to_string(a.max_registers_per_thread));
+  if (b.shared_bytes > a.max_shared_per_block)
+    fail(std::to_string(b.shared_bytes) + " shared bytes per block exceeds " + a.preset + "'s limit of " +
+         std::to_string(a.max_shared_per_block));
+
+  Occupancy occ;
+  occ.max_warps_per_sm = a.max_warps_per_sm;
+  occ.warps_per_block = (b.threads + 31) / 32;  // S1.3: partial warps still take a whole warp
+  constexpr std::uint64_t kUnlimited = std::numeric_limits<std::uint32_t>::max();
+
+  // Candidates in the order ties are reported: the first resource that reaches the minimum wins.
+  struct Candidate {
+    OccupancyLimit limit;
+    std::uint64_t blocks;
+  };
+  std::uint64_t by_threads = a.max_threads_per_sm / b.threads;
+  std::uint64_t by_warps = a.max_warps_per_sm / occ.warps_per_block;
+  std::uint64_t by_blocks = a.max_blocks_per_sm;
+  std::uint64_t by_registers = kUnlimited;
+  if (b.registers_per_thread > 0) {
+    std::uint64_t per_warp = round_up(std::uint64_t(b.registers_per_thread) * 32, a.register_alloc_unit);
+    std::uint64_t per_block = round_up(occ.warps_per_block, a.register_block_warp_granularity) * per_warp;
+    by_registers = a.registers_per_sm / per_block;
+  }
+  std::uint64_t by_shared = kUnlimited;
+  std::uint64_t shared = b.shared_bytes + a.shared_reserved_per_block;
+  if (shared > 0) by_shared = a.shared_bytes_per_sm / round_up(shared, a.shared_alloc_unit);
+
+  const Candidate candidates[] = {{OccupancyLimit::Blocks, by_blocks},
+                                  {OccupancyLimit::Threads, by_threads},
+                                  {OccupancyLimit::Warps, by_warps},
+                                  {OccupancyLimit::Registers, by_registers},
+                                  {OccupancyLimit::SharedMemory, by_shared}};
+  const Candidate* best = &candidates[0];
+  for (const auto& c : candidates)
+    if (c.blocks < best->blocks) best = &c;
+  if (best->blocks == 0)
+    fail("one block needs more " + std::string(limit_name(best->limit)) + " than an SM of " + a.preset + " has");
+  occ.blocks_per_sm = static_cast<std::uint32_t>(best->blocks);
+  occ.limit = best->limit;
+  occ.warps_per_sm = occ.blocks_per_sm * occ.warps_per_block;
+  return occ;
+}
+
+}  // namespace warpsim::models

@@ -1,0 +1,49 @@
+#pragma once
+// The discrete-event engine: advances time from event to event and runs each event's handler.
+// It knows nothing of GPUs. Components register so that the deadlock detector can name them.
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "sim/component.hpp"
+#include "sim/event_queue.hpp"
+#include "sim/time.hpp"
+
+namespace warpsim::sim {
+
+class Engine {
+ public:
+  // `deadlock_after` is how long work may stay pending with no component reporting progress
+  // before run() throws DeadlockError.
+  explicit Engine(Time deadlock_after = 1'000'000'000ULL /* 1 ms simulated */)
+      : deadlock_after_(deadlock_after) {}
+
+  Time now() const { return now_; }
+  void schedule(Time at, EventHandler& handler, std::uint64_t payload = 0);
+  void schedule_in(Time delay, EventHandler& handler, std::uint64_t payload = 0) {
+    schedule(now_ + delay, handler, payload);
+  }
+  // Called by models whenever they do useful work (issue, retire, answer a request).
+  void note_progress() { last_progress_ = now_; }
+
+  void watch(const Component& component) { watched_.push_back(&component); }
+
+  // Runs until the queue is empty or `until` is passed. Throws DeadlockError when the queue
+  // runs dry with work still pending, or when no progress is seen for `deadlock_after`.
+  void run(Time until = std::numeric_limits<Time>::max());
+
+  std::uint64_t events_processed() const { return events_processed_; }
+  bool any_pending_work() const;
+
+ private:
+  [[noreturn]] void report_deadlock(const char* why) const;
+
+  EventQueue queue_;
+  Time now_ = 0;
+  Time last_progress_ = 0;
+  Time deadlock_after_;
+  std::uint64_t events_processed_ = 0;
+  std::vector<const Component*> watched_;
+};
+
+}  // namespace warpsim::sim

@@ -1,0 +1,97 @@
+#include "sim/ini.hpp"
+
+#include <boost/program_options/parsers.hpp>
+#include <boost/program_options/options_description.hpp>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "sim/errors.hpp"
+
+namespace warpsim::sim {
+namespace {
+
+std::string trim(const std::string& s) {
+  const char* ws = " \t\r\n";
+  auto b = s.find_first_not_of(ws);
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(ws) - b + 1);
+}
+
+struct Located {
+  int line;
+  std::string comment;
+};
+
+// Finds where each key sits, and the first line Program_options would reject, if any.
+std::map<std::string, Located> locate_keys(const std::string& text, const std::string& file) {
+  std::map<std::string, Located> where;
+  std::istringstream in(text);
+  std::string raw, section;
+  for (int line = 1; std::getline(in, raw); ++line) {
+    std::string comment;
+    auto hash = raw.find('#');
+    if (hash != std::string::npos) {
+      comment = trim(raw.substr(hash + 1));
+      raw = raw.substr(0, hash);
+    }
+    std::string s = trim(raw);
+    if (s.empty()) continue;
+    if (s.front() == '[') {
+      if (s.back() != ']' || s.size() < 3)
+        throw InputError(file + ":" + std::to_string(line), "malformed section header '" + s + "'");
+      section = trim(s.substr(1, s.size() - 2));
+      continue;
+    }
+    auto eq = s.find('=');
+    if (eq == std::string::npos)
+      throw InputError(file + ":" + std::to_string(line),
+                       "expected 'key = value' or '[section]', found '" + s + "'");
+    std::string key = trim(s.substr(0, eq));
+    if (key.empty()) throw InputError(file + ":" + std::to_string(line), "missing key before '='");
+    std::string full = section.empty() ? key : section + "." + key;
+    if (auto it = where.find(full); it != where.end())
+      throw InputError(file + ":" + std::to_string(line),
+                       "'" + full + "' is already set on line " + std::to_string(it->second.line));
+    where.emplace(full, Located{line, comment});
+  }
+  return where;
+}
+
+}  // namespace
+
+std::vector<IniEntry> read_ini(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(file, "cannot open file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+
+  // The scan first: it rejects what Program_options would reject, but with a line number.
+  auto where = locate_keys(text, file);
+
+  namespace po = boost::program_options;
+  po::options_description none;
+  std::istringstream stream(text);
+  po::parsed_options parsed(&none);
+  try {
+    parsed = po::parse_config_file(stream, none, /*allow_unregistered=*/true);
+  } catch (const po::error& e) {
+    throw InputError(file, e.what());
+  }
+  std::vector<IniEntry> entries;
+  for (const auto& opt : parsed.options) {
+    IniEntry e;
+    e.key = opt.string_key;
+    e.value = opt.value.empty() ? std::string() : trim(opt.value.front());
+    if (auto it = where.find(e.key); it != where.end()) {
+      e.line = it->second.line;
+      e.comment = it->second.comment;
+    }
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+}  // namespace warpsim::sim

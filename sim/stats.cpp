@@ -1,0 +1,31 @@
+#include "sim/stats.hpp"
+
+#include <stdexcept>
+
+namespace warpsim::sim {
+
+void StatsRegistry::add(std::string name, const std::uint64_t& counter, std::string unit,
+                        std::string description) {
+  for (const auto& e : entries_)
+    if (e.name == name) throw std::logic_error("stat registered twice: " + name);
+  entries_.push_back(StatEntry{std::move(name), std::move(unit), std::move(description), &counter});
+}
+
+std::uint64_t StatsRegistry::value(const std::string& name) const {
+  for (const auto& e : entries_)
+    if (e.name == name) return *e.counter;
+  throw std::out_of_range("no stat named " + name);
+}
+
+std::uint64_t StatsRegistry::sum(const std::string& prefix, const std::string& suffix) const {
+  std::uint64_t total = 0;
+  for (const auto& e : entries_) {
+    const std::string& n = e.name;
+    if (n.size() >= prefix.size() + suffix.size() && n.compare(0, prefix.size(), prefix) == 0 &&
+        n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
+      total += *e.counter;
+  }
+  return total;
+}
+
+}  // namespace warpsim::sim

@@ -1,0 +1,33 @@
+#pragma once
+// The stats registry: models own plain counters and register them here by reference, with a
+// hierarchical name, a unit and a description. The hot path increments its own field; the
+// registry is read only when results are written (no string look-up per cycle).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warpsim::sim {
+
+struct StatEntry {
+  std::string name;         // "gpu.sm3.l1.hits"
+  std::string unit;         // "accesses", "cycles", "bytes"
+  std::string description;  // one sentence
+  const std::uint64_t* counter;
+};
+
+class StatsRegistry {
+ public:
+  // The counter must outlive the registry's readers. Duplicate names are a programming error.
+  void add(std::string name, const std::uint64_t& counter, std::string unit, std::string description);
+
+  const std::vector<StatEntry>& entries() const { return entries_; }
+  // Value by exact name (for tests and metric derivation, not for the hot path).
+  std::uint64_t value(const std::string& name) const;
+  // Sum over every counter whose name matches `prefix*suffix`, e.g. ("gpu.sm", ".l1.hits").
+  std::uint64_t sum(const std::string& prefix, const std::string& suffix) const;
+
+ private:
+  std::vector<StatEntry> entries_;
+};
+
+}  // namespace warpsim::sim

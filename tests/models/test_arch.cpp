@@ -1,0 +1,55 @@
+// Architecture presets: complete, sourced, overridable, and strict about unknown input.
+#include <catch2/catch.hpp>
+
+#include "models/arch.hpp"
+#include "sim/errors.hpp"
+
+using namespace warpsim::models;
+
+TEST_CASE("the three required presets exist and every parameter has a value and a source", "[models][arch]") {
+  auto names = preset_names();
+  for (const char* required : {"fermi-m2070", "kepler-k20x", "hopper-h100"}) {
+    INFO(required);
+    REQUIRE(std::find(names.begin(), names.end(), required) != names.end());
+    Arch a = load_arch(required);
+    for (const auto& key : a.config.keys()) {
+      INFO(key);
+      auto s = a.config.setting(key);
+      CHECK(s.origin != "default");  // given by the preset file, not silently defaulted
+      CHECK(!s.source.empty());      // and its source written beside it
+    }
+  }
+}
+
+TEST_CASE("presets carry the numbers of their sources", "[models][arch]") {
+  Arch h = load_arch("hopper-h100");  // ../shared/calibration/h100/device.csv
+  CHECK(h.sms == 132);
+  CHECK(h.l2_bytes == 52428800);
+  CHECK(h.l2_persist_max_bytes == 32768000);
+  CHECK(h.l2_max_window_bytes == 134217728);
+  CHECK(h.core_clock_khz == 1980000);
+  CHECK(h.dram_bus_width_bits == 5120);
+  CHECK(h.shared_bytes_per_sm == 233472);
+  Arch k = load_arch("kepler-k20x");  // SPEC S1.4, S2.3, S2.5
+  CHECK(k.schedulers == 4);
+  CHECK(k.dispatch_per_scheduler == 2);
+  CHECK(k.max_warps_per_scheduler == 16);
+  CHECK(k.units.lanes[int(warpsim::traces::Unit::Fp32)] / 32 == 6);
+  CHECK(k.units.lanes[int(warpsim::traces::Unit::Fp64)] / 32 == 2);
+  CHECK(k.units.lanes[int(warpsim::traces::Unit::LdSt)] / 32 == 1);
+  CHECK(k.units.lanes[int(warpsim::traces::Unit::Sfu)] / 32 == 1);
+  CHECK_FALSE(k.l1_caches_global);  // S3.5
+  CHECK(load_arch("fermi-m2070").l1_caches_global);
+}
+
+TEST_CASE("set overrides a preset value and unknown presets or keys are input errors", "[models][arch]") {
+  Arch a = load_arch("kepler-k20x", {"gpu.sms=15", "latency.fp32=20"});
+  CHECK(a.sms == 15);
+  CHECK(a.latency[int(warpsim::traces::Unit::Fp32)] == 20);
+  CHECK(a.config.setting("gpu.sms").origin == "--set gpu.sms");
+  REQUIRE_THROWS_WITH(load_arch("volta-v100"), Catch::Contains("unknown architecture 'volta-v100'") &&
+                                                   Catch::Contains("hopper-h100") && Catch::Contains("kepler-k20x"));
+  REQUIRE_THROWS_WITH(load_arch("kepler-k20x", {"gpu.smz=3"}), Catch::Contains("unknown parameter 'gpu.smz'"));
+  REQUIRE_THROWS_WITH(load_arch("kepler-k20x", {"gpu.sms=0"}), Catch::Contains("must be in"));
+  REQUIRE_THROWS_WITH(load_arch("kepler-k20x", {"dram.latency_min=900"}), Catch::Contains("exceeds dram.latency_max"));
+}

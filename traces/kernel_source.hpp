@@ -1,0 +1,50 @@
+#pragma once
+// One kernel launch: its geometry and resources, and the warp streams of each thread block.
+// Three implementations sit behind it: the kernel library, the Accel-Sim reader, .wtrace.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "traces/warp_stream.hpp"
+
+namespace warpsim::traces {
+
+struct Dim3 {
+  std::uint32_t x = 1, y = 1, z = 1;
+  std::uint64_t count() const { return std::uint64_t(x) * y * z; }
+};
+
+// L2 access-policy window of a launch (SPEC S4.2). bytes == 0: no window.
+enum class AccessProperty : std::uint8_t { Normal, Streaming, Persisting };
+struct AccessPolicyWindow {
+  std::uint64_t base = 0;
+  std::uint64_t bytes = 0;
+  double hit_ratio = 1.0;
+  AccessProperty hit_prop = AccessProperty::Persisting;
+  AccessProperty miss_prop = AccessProperty::Streaming;
+};
+
+struct KernelInfo {
+  std::string name;
+  Dim3 grid;
+  Dim3 block;
+  std::uint32_t registers_per_thread = 32;
+  std::uint32_t shared_bytes_per_block = 0;  // static + dynamic
+  std::uint64_t stream_id = 0;
+  AccessPolicyWindow window;
+  std::uint64_t threads_per_block() const { return block.count(); }
+  std::uint32_t warps_per_block() const { return static_cast<std::uint32_t>((block.count() + 31) / 32); }
+};
+
+class KernelSource {
+ public:
+  virtual ~KernelSource() = default;
+  virtual const KernelInfo& info() const = 0;
+  // The warp streams of thread block `block_id` (linear: x fastest, then y, then z), warp 0
+  // first. The GigaThread engine opens blocks in increasing id order, which lets a file-backed
+  // source read sequentially; a block a trace left out has no warps.
+  virtual std::vector<std::unique_ptr<WarpStream>> open_block(std::uint64_t block_id) = 0;
+};
+
+}  // namespace warpsim::traces
