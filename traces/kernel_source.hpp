@@ -33,6 +33,9 @@ struct KernelInfo {
   std::uint32_t shared_bytes_per_block = 0;  // static + dynamic
   std::uint64_t stream_id = 0;
   AccessPolicyWindow window;
+  // cudaLimitPersistingL2CacheSize requested for this run (S4.1); -1: the default,
+  // min(0.75 x L2, the preset's persisting maximum).
+  std::int64_t set_aside_bytes = -1;
   std::uint64_t threads_per_block() const { return block.count(); }
   std::uint32_t warps_per_block() const { return static_cast<std::uint32_t>((block.count() + 31) / 32); }
 };

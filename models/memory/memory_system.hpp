@@ -1,0 +1,52 @@
+#pragma once
+// The boundary between the SM model and the memory system (SPEC S3, S4). An SM hands every
+// memory instruction of a warp to access() when its LD/ST unit issues it; the memory system
+// coalesces it (per preset and cache operator), walks L1 / read-only / L2 (+ persistence) /
+// DRAM, queues it behind earlier traffic on each resource, and answers when the data is back.
+// Timing is computed when the request is made ("busy-until" per port, slice and channel), which
+// keeps the simulator fast and deterministic: requests arrive in simulated-time order.
+#include <cstdint>
+#include <memory>
+
+#include "models/arch.hpp"
+#include "sim/stats.hpp"
+#include "sim/time.hpp"
+#include "traces/instruction.hpp"
+#include "traces/kernel_source.hpp"
+
+namespace warpsim::models {
+
+struct MemoryAccessResult {
+  sim::Cycle ready = 0;            // core cycle at which load results are written / the store is done
+  std::uint32_t issue_cycles = 1;  // cycles the LD/ST unit stays busy: 1 + replays (S3.1)
+};
+
+// Counters in ncu's terms (CONTRACT.md names); totals over the whole GPU.
+struct MemoryCounters {
+  std::uint64_t gld_requests = 0, gld_sectors = 0, gld_transactions = 0, gld_bytes_requested = 0;
+  std::uint64_t gst_requests = 0, gst_sectors = 0, gst_transactions = 0, gst_bytes_requested = 0;
+  std::uint64_t l1_sector_hits = 0, l1_sector_lookups = 0;
+  std::uint64_t l2_sector_hits = 0, l2_sector_lookups = 0;
+  std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+  std::uint64_t shared_requests = 0, shared_bank_conflicts = 0;
+  std::uint64_t replays = 0;
+};
+
+class MemorySystem {
+ public:
+  virtual ~MemorySystem() = default;
+  // A kernel starts: its access-policy window and the device's set-aside (S4.1, S4.2).
+  virtual void begin_kernel(std::uint32_t kernel_slot, const traces::KernelInfo& kernel) = 0;
+  virtual void end_kernel(std::uint32_t kernel_slot) = 0;
+  // A host-to-device copy: the bytes land in DRAM.
+  virtual void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) = 0;
+  // One warp memory instruction from SM `sm`, issued at core cycle `now`, by kernel `kernel_slot`.
+  virtual MemoryAccessResult access(std::uint32_t sm, std::uint32_t kernel_slot, const traces::Instruction& inst,
+                                    sim::Cycle now) = 0;
+  virtual const MemoryCounters& counters() const = 0;
+};
+
+// The full memory system of SPEC S3 and S4 for an architecture.
+std::unique_ptr<MemorySystem> make_memory_system(const Arch& arch, sim::StatsRegistry& stats, std::uint64_t seed);
+
+}  // namespace warpsim::models
