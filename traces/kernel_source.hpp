@@ -48,6 +48,8 @@ class KernelSource {
   // first. The GigaThread engine opens blocks in increasing id order, which lets a file-backed
   // source read sequentially; a block a trace left out has no warps.
   virtual std::vector<std::unique_ptr<WarpStream>> open_block(std::uint64_t block_id) = 0;
+  // Things the run should record, e.g. an opcode mapped to a default unit class.
+  virtual std::vector<std::string> warnings() const { return {}; }
 };
 
 }  // namespace warpsim::traces
