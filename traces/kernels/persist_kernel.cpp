@@ -35,27 +35,40 @@ class PersistLogic : public LogicDefaults {
 
   std::int32_t tid(int lane) const { return static_cast<std::int32_t>(w_.global_x(lane)); }
 
-  std::uint32_t predicated_lanes(std::uint16_t hook, std::uint32_t live) const {
-    std::uint32_t lanes = 0;
+  // Hooks 0/1 and 4/5 ask for the first and second correction of the same `%`: both masks come
+  // from one pass over the lanes, made when the first is asked.
+  std::uint32_t predicated_lanes(std::uint16_t hook, std::uint32_t live) {
     if (hook % 4 >= 2) return 0;  // tid >= 0 and divisors > 0: never taken
-    const IntModulo& m = hook < 4 ? p_->freq_mod : p_->data_mod;
-    unsigned bit = hook % 4 == 0 ? 1 : 2;
-    for_each_lane(live, [&](int lane) {
-      if (m.corrections(tid(lane)) & bit) lanes |= 1u << lane;
-    });
-    return lanes;
+    if (hook % 4 == 0) {
+      const IntModulo& m = hook < 4 ? p_->freq_mod : p_->data_mod;
+      first_ = second_ = 0;
+      for_each_lane(live, [&](int lane) {
+        unsigned c = m.corrections(tid(lane));
+        first_ |= (c & 1u) << lane;
+        second_ |= ((c >> 1) & 1u) << lane;
+      });
+      return first_;
+    }
+    return second_;
   }
 
+  // tid % size for the warp's consecutive tids: one division per warp, then wrap-around.
   void addresses(std::uint16_t mem, std::uint32_t mask, std::uint64_t* addr) const {
     bool hot = mem < 2;
     std::uint64_t base = hot ? p_->persistent : p_->streaming;
-    std::int32_t size = hot ? p_->freq : p_->data;
-    for_each_lane(mask, [&](int lane) { addr[lane] = base + 4ull * static_cast<std::uint32_t>(tid(lane) % size); });
+    std::uint32_t size = static_cast<std::uint32_t>(hot ? p_->freq : p_->data);
+    std::uint32_t first = static_cast<std::uint32_t>(tid(0)) % size;
+    for_each_lane(mask, [&](int lane) {
+      std::uint32_t r = first + static_cast<std::uint32_t>(lane);
+      while (r >= size) r -= size;
+      addr[lane] = base + 4ull * r;
+    });
   }
 
  private:
   const Params* p_;
   WarpPlace w_;
+  std::uint32_t first_ = 0, second_ = 0;  // lanes taking the 1st / 2nd correction of the current %
 };
 
 std::unique_ptr<KernelSource> build(KernelArgs& args) {
