@@ -28,6 +28,7 @@ L2Cache::L2Cache(const Arch& arch, DramSystem& dram, sim::StatsRegistry& stats)
       hit_latency_(arch.l2_hit_latency),
       salt_(sim::mix64(sim::hash_path("gpu.l2.slice_hash"))) {
   sets_per_slice_ = cache_.sets() / slices_;
+  sectors_per_fetch_ = std::clamp<std::uint32_t>(kDramFetchBytes / sector_bytes_, 1, cache_.sectors_per_line());
   const std::uint32_t per_cycle = std::max<std::uint32_t>(1, arch.l2_bytes_per_cycle_per_slice);
   slice_service_fixed_ = std::max<std::uint64_t>(1, std::uint64_t{sector_bytes_} * kFrac / per_cycle);
   slice_free_.assign(slices_, 0);
@@ -70,15 +71,22 @@ sim::Cycle L2Cache::read(std::uint64_t address, sim::Cycle now, AccessProperty p
   bool present = false;
   const std::uint32_t slot = line_for(w, property, t, present);
   if (present && cache_.sector_valid(slot, w.sector)) {
-    hit = true;
-    ++hits_;
-    ++slice_hits_[w.slice];
-    return std::max<sim::Cycle>(t + hit_latency_, cache_.sector_ready(slot, w.sector));
+    const sim::Cycle hit_ready = t + hit_latency_, fill_ready = cache_.sector_ready(slot, w.sector);
+    hit = fill_ready <= hit_ready;  // a fill still under way: merged, but counted as a miss
+    if (hit) ++hits_, ++slice_hits_[w.slice];
+    return std::max(hit_ready, fill_ready);
   }
   hit = false;
-  const std::uint64_t sector_address = address / sector_bytes_ * sector_bytes_;
-  const sim::Cycle ready = dram_.read(sector_address, sector_bytes_, t);
-  cache_.fill_sector(slot, w.sector, ready);
+  // Fetch the aligned group of sectors DRAM moves at once; sectors already valid keep theirs.
+  const std::uint32_t first = w.sector / sectors_per_fetch_ * sectors_per_fetch_;
+  const std::uint64_t line_base = w.line * line_bytes_;
+  std::uint32_t missing = 0;
+  for (std::uint32_t s = first; s < first + sectors_per_fetch_; ++s)
+    if (s == w.sector || !cache_.sector_valid(slot, s)) ++missing;
+  const sim::Cycle ready =
+      dram_.read(line_base + std::uint64_t{first} * sector_bytes_, missing * sector_bytes_, t);
+  for (std::uint32_t s = first; s < first + sectors_per_fetch_; ++s)
+    if (s == w.sector || !cache_.sector_valid(slot, s)) cache_.fill_sector(slot, s, ready);
   return ready;
 }
 

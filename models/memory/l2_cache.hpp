@@ -8,8 +8,14 @@
 //   byte masks), so a store is always an L2 sector hit: offset.csv's lg=26 offset 0 row shows
 //   lts__t_sector_hit_rate = 33.46% = store sectors / all sectors while every load sector
 //   misses, and dram__bytes_read does not grow for misaligned stores (writeOffset offset 1).
-// - A sector being filled counts as a hit for the access that finds it (its tag is there) and
-//   that access waits for the fill: concurrent misses to one sector merge.
+// - A miss fetches the 64-byte aligned sector pair around it from DRAM (the sector already
+//   valid is not refetched): stride.csv's dram__bytes_read stays at the whole 4 MB array for
+//   strides of 16 floats (one sector in two used) and halves at 32 and 64, i.e. DRAM moves
+//   64-byte pieces. A 64-bit channel's burst of 8 (GDDR5) moves 64 bytes too.
+// - A sector whose fill is still under way is a miss in the hit-rate count (ncu's
+//   lts__t_sector_hit_rate stays at 33% for a coalesced stream that reads each pair's second
+//   sector just after the first), but the access waits for that fill instead of fetching
+//   again: concurrent misses to one sector merge.
 // - The hit latency is the preset's whole SM-to-SM round trip; a miss returns after the DRAM
 //   model's latency, also a whole round trip (latency.csv measures both end to end).
 //
@@ -68,6 +74,7 @@ class L2Cache {
 
  private:
   static constexpr std::uint32_t kNil = SectorCache::kNone;
+  static constexpr std::uint32_t kDramFetchBytes = 64;
   static constexpr std::uint64_t kFrac = 256;  // fixed-point fraction of a cycle for slice ports
 
   struct Where {
@@ -91,6 +98,7 @@ class L2Cache {
   SectorCache cache_;
   std::uint32_t slices_ = 1, sets_per_slice_ = 1, line_bytes_ = 128, sector_bytes_ = 32;
   std::uint32_t hit_latency_ = 0;
+  std::uint32_t sectors_per_fetch_ = 1;
   std::uint64_t slice_service_fixed_ = kFrac;  // port time of one sector
   std::uint64_t salt_ = 0;
   std::vector<std::uint64_t> slice_free_;  // fixed point

@@ -121,6 +121,10 @@ void compare_counts(const CsvRow& row, const Measured& m) {
         Approx(row.number("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct")).margin(0.01));
   CHECK(100.0 * m.c.gst_bytes_requested / m.c.gst_bytes_moved ==
         Approx(row.number("smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct")).margin(0.01));
+  // DRAM bytes read: the inputs were copied to DRAM, not left in L2, so every input byte is read
+  // once, in 64-byte pieces (stride 16/32/64 show the granularity). Tolerance 4 KB: ncu adds up to
+  // 3 KB of other traffic (8391424 vs 8388608 at offset 0, 1051648 vs 1048576 at stride 64).
+  CHECK(double(m.c.dram_read_bytes) == Approx(row.number("dram__bytes_read.sum")).margin(4096));
 }
 
 }  // namespace
