@@ -63,7 +63,7 @@ sim::Cycle L2Cache::occupy_slice(std::uint32_t slice, sim::Cycle now) {
   return (start + kFrac - 1) / kFrac;
 }
 
-sim::Cycle L2Cache::read(std::uint64_t address, sim::Cycle now, AccessProperty property, bool& hit) {
+sim::Cycle L2Cache::read(std::uint64_t address, sim::Cycle now, L2Hint property, bool& hit) {
   const Where w = locate(address);
   const sim::Cycle t = occupy_slice(w.slice, now);
   ++lookups_;
@@ -90,7 +90,7 @@ sim::Cycle L2Cache::read(std::uint64_t address, sim::Cycle now, AccessProperty p
   return ready;
 }
 
-sim::Cycle L2Cache::write(std::uint64_t address, sim::Cycle now, AccessProperty property) {
+sim::Cycle L2Cache::write(std::uint64_t address, sim::Cycle now, L2Hint property) {
   const Where w = locate(address);
   const sim::Cycle t = occupy_slice(w.slice, now);
   ++lookups_;
@@ -105,7 +105,7 @@ sim::Cycle L2Cache::write(std::uint64_t address, sim::Cycle now, AccessProperty 
   return t + hit_latency_;
 }
 
-std::uint32_t L2Cache::line_for(const Where& w, AccessProperty property, sim::Cycle now, bool& present) {
+std::uint32_t L2Cache::line_for(const Where& w, L2Hint property, sim::Cycle now, bool& present) {
   std::uint32_t slot = cache_.find(w.set, w.line);
   if (slot != kNil) {
     present = true;
@@ -116,15 +116,15 @@ std::uint32_t L2Cache::line_for(const Where& w, AccessProperty property, sim::Cy
   present = false;
   slot = cache_.victim(w.set);
   if (cache_.valid(slot)) evict(slot, now);
-  cache_.install(slot, w.line, property == AccessProperty::Streaming ? LineClass::Streaming : LineClass::Normal);
-  if (property == AccessProperty::Persisting) make_persisting(slot, now);
+  cache_.install(slot, w.line, property == L2Hint::Streaming ? LineClass::Streaming : LineClass::Normal);
+  if (property == L2Hint::Persisting) make_persisting(slot, now);
   return slot;
 }
 
-void L2Cache::apply_property(std::uint32_t slot, AccessProperty property, sim::Cycle now) {
+void L2Cache::apply_property(std::uint32_t slot, L2Hint property, sim::Cycle now) {
   const LineClass cls = cache_.line_class(slot);
   switch (property) {
-    case AccessProperty::Persisting:
+    case L2Hint::Persisting:
       if (cls == LineClass::Persisting) {
         list_remove(slot);  // most recently used persisting line
         list_push_front(slot);
@@ -132,11 +132,12 @@ void L2Cache::apply_property(std::uint32_t slot, AccessProperty property, sim::C
         make_persisting(slot, now);
       }
       break;
-    case AccessProperty::Normal:  // S4.5: a Normal access resets a persisting line to normal
+    case L2Hint::Normal:  // S4.5: a Normal access resets a persisting line to normal
       if (cls == LineClass::Persisting) make_normal(slot);
       else if (cls == LineClass::Streaming) cache_.set_line_class(slot, LineClass::Normal);
       break;
-    case AccessProperty::Streaming:  // evict-first data that is hit keeps the class it earned
+    case L2Hint::Streaming:  // evict-first data that is hit keeps the class it earned
+    case L2Hint::Default:    // outside every window: leaves the class alone
       break;
   }
 }

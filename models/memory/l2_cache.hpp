@@ -24,8 +24,8 @@
 // that would exceed the budget evicts the least recently used persisting line (S4.3 thrashing),
 // kept on one GPU-wide LRU list. Replacement inside a set evicts streaming lines first, then
 // normal lines, and persisting lines only when a set holds nothing else, so normal data uses the
-// set-aside only while persisting data doesn't (S4.1). Persisting lines outlive kernels until a
-// Normal access, a smaller set-aside or reset_persisting() demotes them (S4.6).
+// set-aside only while persisting data doesn't (S4.1). Persisting lines outlive kernels until an
+// access with the Normal property (not a plain access outside every window), a smaller set-aside or reset_persisting() demotes them (S4.6).
 #include <cstdint>
 #include <vector>
 
@@ -45,10 +45,10 @@ class L2Cache {
   // A sector read (L1 miss, uncached load, atomic) at core cycle `now`, with the persistence
   // property of the access. Returns the cycle the data is back at the SM; `hit` says whether the
   // sector was present (or being filled).
-  sim::Cycle read(std::uint64_t address, sim::Cycle now, AccessProperty property, bool& hit);
+  sim::Cycle read(std::uint64_t address, sim::Cycle now, L2Hint property, bool& hit);
   // A sector write (store): allocates without reading DRAM and marks the sector dirty. Returns
   // the cycle the write is acknowledged.
-  sim::Cycle write(std::uint64_t address, sim::Cycle now, AccessProperty property);
+  sim::Cycle write(std::uint64_t address, sim::Cycle now, L2Hint property);
 
   // S4.1: the set-aside in bytes. Shrinking it demotes the least recently used persisting lines.
   void set_set_aside(std::uint64_t bytes);
@@ -85,10 +85,10 @@ class L2Cache {
   // Starts service at the slice's port: returns the cycle the lookup happens.
   sim::Cycle occupy_slice(std::uint32_t slice, sim::Cycle now);
   // Finds or allocates the line, applying the access's property; returns its slot.
-  std::uint32_t line_for(const Where& w, AccessProperty property, sim::Cycle now, bool& present);
+  std::uint32_t line_for(const Where& w, L2Hint property, sim::Cycle now, bool& present);
   void evict(std::uint32_t slot, sim::Cycle now);  // writes dirty sectors back, then drops
   void drop(std::uint32_t slot);                   // forgets the line (no write-back)
-  void apply_property(std::uint32_t slot, AccessProperty property, sim::Cycle now);
+  void apply_property(std::uint32_t slot, L2Hint property, sim::Cycle now);
   void make_persisting(std::uint32_t slot, sim::Cycle now);
   void make_normal(std::uint32_t slot);
   void list_remove(std::uint32_t slot);

@@ -15,7 +15,7 @@
 namespace warpsim::models {
 namespace {
 
-using memory::AccessProperty;
+using memory::L2Hint;
 using memory::LineClass;
 using memory::SectorCache;
 using traces::CacheOp;
@@ -128,7 +128,7 @@ class GpuMemorySystem final : public MemorySystem {
     return {ready, issue};
   }
 
-  AccessProperty property(std::uint32_t kernel_slot, std::uint64_t address) const {
+  L2Hint property(std::uint32_t kernel_slot, std::uint64_t address) const {
     return policy_.property(kernel_slot, address, address / arch_.l2_line_bytes);
   }
 
@@ -295,7 +295,7 @@ class GpuMemorySystem final : public MemorySystem {
     for (std::uint32_t i = 0; i < sectors_.count; ++i) {
       const std::uint64_t a = sectors_.address[i];
       if (inst.mem_op != MemOp::Load) {
-        ready = std::max(ready, l2_.write(a, t, AccessProperty::Normal));
+        ready = std::max(ready, l2_.write(a, t, L2Hint::Default));
       } else if (l1.empty_geometry()) {
         ready = std::max(ready, l2_read(0, a, t));
       } else if (sectored_l1_) {

@@ -13,6 +13,19 @@ namespace warpsim::models::memory {
 using traces::AccessPolicyWindow;
 using traces::AccessProperty;
 
+// What an access asks of the L2. Default: outside every window, leaves a line's class alone (a
+// kernel without a window does not undo another's persistence, S4.6); the others are S4.5's
+// properties, Normal among them resetting persisting lines.
+enum class L2Hint : std::uint8_t { Default, Normal, Streaming, Persisting };
+inline L2Hint hint_of(AccessProperty p) {
+  switch (p) {
+    case AccessProperty::Normal: return L2Hint::Normal;
+    case AccessProperty::Streaming: return L2Hint::Streaming;
+    case AccessProperty::Persisting: return L2Hint::Persisting;
+  }
+  return L2Hint::Default;
+}
+
 class PersistencePolicy {
  public:
   PersistencePolicy(const Arch& arch, std::uint64_t seed);
@@ -29,16 +42,16 @@ class PersistencePolicy {
   const AccessPolicyWindow* window(std::uint32_t kernel_slot) const;
 
   // S4.3: the property of an access by `kernel_slot` to the line `line_number`. Outside the
-  // window: Normal. Inside: hit_prop for a hit_ratio fraction of the window, miss_prop for the
+  // window: Default. Inside: hit_prop for a hit_ratio fraction of the window, miss_prop for the
   // rest. The choice hashes the line address with the run's seed, so it is deterministic, the same
   // line always gets the same property (a line cannot flip between persisting and streaming from
   // one access to the next), and the chosen lines are spread evenly over the window -- "about
   // 16 KB of a 32 KB window" for hit_ratio 0.5.
-  AccessProperty property(std::uint32_t kernel_slot, std::uint64_t address, std::uint64_t line_number) const {
-    if (kernel_slot >= windows_.size()) return AccessProperty::Normal;
+  L2Hint property(std::uint32_t kernel_slot, std::uint64_t address, std::uint64_t line_number) const {
+    if (kernel_slot >= windows_.size()) return L2Hint::Default;
     const Slot& s = windows_[kernel_slot];
-    if (!s.active || address - s.window.base >= s.window.bytes) return AccessProperty::Normal;
-    return chosen(line_number, s.threshold) ? s.window.hit_prop : s.window.miss_prop;
+    if (!s.active || address - s.window.base >= s.window.bytes) return L2Hint::Default;
+    return hint_of(chosen(line_number, s.threshold) ? s.window.hit_prop : s.window.miss_prop);
   }
   // True when hash(line) falls under the threshold for `hit_ratio` (exposed for tests).
   bool chosen(std::uint64_t line_number, std::uint64_t threshold) const;
