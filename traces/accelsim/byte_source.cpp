@@ -2,6 +2,7 @@
 
 #include <lzma.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -95,6 +96,21 @@ class XzFileSource : public ByteSource {
   bool finished_ = false;
 };
 
+class MemorySource : public ByteSource {
+ public:
+  explicit MemorySource(std::string bytes) : bytes_(std::move(bytes)) {}
+  std::size_t read(char* buffer, std::size_t capacity) override {
+    std::size_t n = std::min(capacity, bytes_.size() - pos_);
+    std::memcpy(buffer, bytes_.data() + pos_, n);
+    pos_ += n;
+    return n;
+  }
+
+ private:
+  std::string bytes_;
+  std::size_t pos_ = 0;
+};
+
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
@@ -105,5 +121,7 @@ std::unique_ptr<ByteSource> open_byte_source(const std::string& path) {
   if (ends_with(path, ".xz")) return std::make_unique<XzFileSource>(path);
   return std::make_unique<PlainFileSource>(path);
 }
+
+std::unique_ptr<ByteSource> memory_byte_source(std::string bytes) { return std::make_unique<MemorySource>(std::move(bytes)); }
 
 }  // namespace warpsim::traces::accelsim

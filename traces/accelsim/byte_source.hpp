@@ -17,5 +17,7 @@ class ByteSource {
 
 // Opens `path`, decompressing on the fly when it ends in ".xz". Throws InputError if it cannot.
 std::unique_ptr<ByteSource> open_byte_source(const std::string& path);
+// Bytes already in memory (tests and the fuzz harnesses).
+std::unique_ptr<ByteSource> memory_byte_source(std::string bytes);
 
 }  // namespace warpsim::traces::accelsim

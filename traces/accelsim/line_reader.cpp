@@ -48,6 +48,7 @@ bool LineReader::next(std::string_view& line) {
       line = std::string_view(buffer_.data() + begin_, len);
       begin_ = pos + 1;
       ++line_number_;
+      unterminated_ = false;
       return true;
     }
     std::size_t offset = end_ - begin_;  // bytes already searched, relative to begin_
@@ -61,7 +62,12 @@ bool LineReader::next(std::string_view& line) {
   line = std::string_view(buffer_.data() + begin_, len);
   begin_ = end_;
   ++line_number_;
+  unterminated_ = true;
   return true;
+}
+
+void LineReader::fail(const std::string& what) const {
+  throw sim::InputError(where(), unterminated_ ? what + " (the file ends in the middle of this line: truncated?)" : what);
 }
 
 }  // namespace warpsim::traces::accelsim

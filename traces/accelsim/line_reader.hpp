@@ -24,6 +24,9 @@ class LineReader {
   const std::string& path() const { return path_; }
   // "file:line" of the last line, for InputError.
   std::string where() const { return path_ + ":" + std::to_string(line_number_); }
+  // An InputError at the last line read, noting when that line was cut off by the end of the
+  // file (no newline): the usual sign of a truncated trace.
+  [[noreturn]] void fail(const std::string& what) const;
 
  private:
   bool refill();
@@ -34,6 +37,8 @@ class LineReader {
   std::size_t begin_ = 0;  // first unread byte
   std::size_t end_ = 0;    // one past the last valid byte
   bool eof_ = false;
+  bool unterminated_ = false;  // the last line returned had no '\n'
+
   std::uint64_t line_number_ = 0;
 };
 

@@ -109,24 +109,24 @@ TraceHeader read_trace_header(LineReader& lines) {
   unsigned seen = 0;
   std::string_view line;
   for (;;) {
-    if (!lines.next(line)) throw InputError(lines.where(), "file ends inside the header (no '#' line and no thread blocks)");
+    if (!lines.next(line)) lines.fail("file ends inside the header (no '#' line and no thread blocks)");
     std::string_view t = trim(line);
     if (t.empty()) continue;
     if (t.front() == '#') {
       h.ended_at_begin_tb = t == "#BEGIN_TB";
       break;
     }
-    if (t.front() != '-') throw InputError(lines.where(), "expected a '-key = value' header line, found '" + std::string(t.substr(0, 60)) + "'");
+    if (t.front() != '-') lines.fail("expected a '-key = value' header line, found '" + std::string(t.substr(0, 60)) + "'");
     try {
       apply_header_line(t, h, seen);
     } catch (const LineError& e) {
-      throw InputError(lines.where(), e.what());
+      lines.fail(e.what());
     }
   }
-  if (!(seen & 1)) throw InputError(lines.where(), "header has no '-kernel name' line");
-  if (!(seen & 2)) throw InputError(lines.where(), "header has no '-grid dim' line");
-  if (!(seen & 4)) throw InputError(lines.where(), "header has no '-block dim' line");
-  if (h.lineinfo && h.tracer_version < 4) throw InputError(lines.where(), "'-enable lineinfo' needs tracer version 4 or later");
+  if (!(seen & 1)) lines.fail("header has no '-kernel name' line");
+  if (!(seen & 2)) lines.fail("header has no '-grid dim' line");
+  if (!(seen & 4)) lines.fail("header has no '-block dim' line");
+  if (h.lineinfo && h.tracer_version < 4) lines.fail("'-enable lineinfo' needs tracer version 4 or later");
   return h;
 }
 

@@ -87,12 +87,18 @@ class EmptyWarpStream : public WarpStream {
 
 TracegKernelSource::TracegKernelSource(std::string path)
     : path_(std::move(path)), shared_path_(std::make_shared<const std::string>(path_)) {
+  open_ = [p = path_] { return open_byte_source(p); };
+  restart();
+}
+
+TracegKernelSource::TracegKernelSource(std::string path, std::function<std::unique_ptr<ByteSource>()> open)
+    : path_(std::move(path)), shared_path_(std::make_shared<const std::string>(path_)), open_(std::move(open)) {
   restart();
 }
 TracegKernelSource::~TracegKernelSource() = default;
 
 void TracegKernelSource::restart() {
-  lines_ = std::make_unique<LineReader>(path_);
+  lines_ = std::make_unique<LineReader>(path_, open_());
   header_ = read_trace_header(*lines_);
   begin_pending_ = header_.ended_at_begin_tb;
   if (!decoder_) decoder_ = std::make_shared<InstructionDecoder>(header_);
@@ -114,7 +120,7 @@ std::shared_ptr<BlockText> TracegKernelSource::read_block() {
       line = trim(line);
       if (line.empty()) continue;
       if (line == "#BEGIN_TB") break;
-      throw InputError(lines_->where(), "expected '#BEGIN_TB', found '" + std::string(line.substr(0, 60)) + "'");
+      lines_->fail("expected '#BEGIN_TB', found '" + std::string(line.substr(0, 60)) + "'");
     }
   }
   begin_pending_ = false;
@@ -122,7 +128,7 @@ std::shared_ptr<BlockText> TracegKernelSource::read_block() {
 
   // "thread block = x,y,z"
   do {
-    if (!lines_->next(line)) throw InputError(lines_->where(), "file ends right after '#BEGIN_TB' (truncated?)");
+    if (!lines_->next(line)) lines_->fail("file ends right after '#BEGIN_TB' (truncated?)");
     line = trim(line);
   } while (line.empty());
   std::uint64_t coord[3];
@@ -135,15 +141,15 @@ std::shared_ptr<BlockText> TracegKernelSource::read_block() {
       if (i < 2) v = v.substr(comma + 1);
     }
   } catch (const LineError& e) {
-    throw InputError(lines_->where(), e.what());
+    lines_->fail(e.what());
   }
   const Dim3& g = header_.info.grid;
   if (coord[0] >= g.x || coord[1] >= g.y || coord[2] >= g.z)
-    throw InputError(lines_->where(), "thread block (" + std::to_string(coord[0]) + "," + std::to_string(coord[1]) + "," +
+    lines_->fail("thread block (" + std::to_string(coord[0]) + "," + std::to_string(coord[1]) + "," +
                                           std::to_string(coord[2]) + ") is outside the grid");
   std::uint64_t id = (coord[2] * g.y + coord[1]) * g.x + coord[0];
   if (last_read_id_ && id <= *last_read_id_)
-    throw InputError(lines_->where(), "thread block " + std::to_string(id) + " comes after block " + std::to_string(*last_read_id_) +
+    lines_->fail("thread block " + std::to_string(id) + " comes after block " + std::to_string(*last_read_id_) +
                                           ": blocks must be in increasing linear id order");
   last_read_id_ = id;
   return read_block_body(id, begin_line);
@@ -157,7 +163,7 @@ std::shared_ptr<BlockText> TracegKernelSource::read_block_body(std::uint64_t id,
   auto next_nonblank = [&](const char* context) {
     for (;;) {
       if (!lines_->next(line))
-        throw InputError(lines_->where(), std::string("file ends ") + context + " (thread block " + std::to_string(id) +
+        lines_->fail(std::string("file ends ") + context + " (thread block " + std::to_string(id) +
                                               " begun at line " + std::to_string(begin_line) + " has no '#END_TB'; truncated?)");
       line = trim(line);
       if (!line.empty()) return;
@@ -168,25 +174,25 @@ std::shared_ptr<BlockText> TracegKernelSource::read_block_body(std::uint64_t id,
     if (line == "#END_TB") break;
     if (!starts_with(line, "warp")) {
       if (is_hex_digit(line.front()))
-        throw InputError(lines_->where(), "instruction line outside a warp: more lines than the warp's 'insts =' count?");
-      throw InputError(lines_->where(), "expected 'warp = N' or '#END_TB', found '" + std::string(line.substr(0, 60)) + "'");
+        lines_->fail("instruction line outside a warp: more lines than the warp's 'insts =' count?");
+      lines_->fail("expected 'warp = N' or '#END_TB', found '" + std::string(line.substr(0, 60)) + "'");
     }
     std::uint64_t w, n;
     std::uint64_t warp_line = lines_->line_number();
     try {
       w = parse_unsigned_decimal(value_of(line, "warp"), "warp");
     } catch (const LineError& e) {
-      throw InputError(lines_->where(), e.what());
+      lines_->fail(e.what());
     }
     if (w >= block->warps.size())
-      throw InputError(lines_->where(), "warp " + std::to_string(w) + " but a block of " + std::to_string(header_.info.block.count()) +
+      lines_->fail("warp " + std::to_string(w) + " but a block of " + std::to_string(header_.info.block.count()) +
                                             " threads has only " + std::to_string(block->warps.size()) + " warps");
-    if (block->warps[w].listed) throw InputError(lines_->where(), "warp " + std::to_string(w) + " listed twice in one thread block");
+    if (block->warps[w].listed) lines_->fail("warp " + std::to_string(w) + " listed twice in one thread block");
     next_nonblank("after 'warp ='");
     try {
       n = parse_unsigned_decimal(value_of(line, "insts"), "insts");
     } catch (const LineError& e) {
-      throw InputError(lines_->where(), e.what());
+      lines_->fail(e.what());
     }
     BlockText::Warp& warp = block->warps[w];
     warp.listed = true;
@@ -195,14 +201,14 @@ std::shared_ptr<BlockText> TracegKernelSource::read_block_body(std::uint64_t id,
     for (std::uint64_t i = 0; i < n; ++i) {
       for (;;) {
         if (!lines_->next(line))
-          throw InputError(lines_->where(), "file ends after " + std::to_string(i) + " of the " + std::to_string(n) +
+          lines_->fail("file ends after " + std::to_string(i) + " of the " + std::to_string(n) +
                                                 " instruction lines that 'insts =' announced for warp " + std::to_string(w) +
                                                 " (line " + std::to_string(warp_line) + "; truncated?)");
         line = trim(line);
         if (!line.empty()) break;
       }
       if (!is_hex_digit(line.front()))
-        throw InputError(lines_->where(), "warp " + std::to_string(w) + " (line " + std::to_string(warp_line) + ") announced insts = " +
+        lines_->fail("warp " + std::to_string(w) + " (line " + std::to_string(warp_line) + ") announced insts = " +
                                               std::to_string(n) + " but only " + std::to_string(i) + " instruction lines follow");
       block->text.append(line);
       block->text.push_back('\n');

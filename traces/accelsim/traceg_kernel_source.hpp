@@ -3,6 +3,7 @@
 // thread block at a time, when open_block asks for it, so memory holds only the text of the
 // blocks whose warps are still alive; each warp's lines are decoded as the warp pulls them.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +22,9 @@ class TracegKernelSource : public TracedKernelSource {
  public:
   // Reads the header; throws InputError (file:line) if it is malformed.
   explicit TracegKernelSource(std::string path);
+  // The same, reading bytes from `open()` (called again if the source must reread); `path`
+  // only names the input in messages.
+  TracegKernelSource(std::string path, std::function<std::unique_ptr<ByteSource>()> open);
   ~TracegKernelSource() override;
 
   const KernelInfo& info() const override { return header_.info; }
@@ -40,6 +44,7 @@ class TracegKernelSource : public TracedKernelSource {
 
   std::string path_;
   std::shared_ptr<const std::string> shared_path_;
+  std::function<std::unique_ptr<ByteSource>()> open_;
   std::unique_ptr<LineReader> lines_;
   TraceHeader header_;
   std::shared_ptr<InstructionDecoder> decoder_;
