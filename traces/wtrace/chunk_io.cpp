@@ -115,6 +115,7 @@ ChunkReader::ChunkReader(std::string path) : path_(std::move(path)), file_(std::
   if (version != kFormatVersion)
     throw InputError(path_, ".wtrace format version " + std::to_string(version) + " is not supported (this warpsim reads version " +
                                 std::to_string(kFormatVersion) + ")");
+  if (r.u32() != 0) throw InputError(path_, "file header has flags this reader does not know (corrupt, or a newer writer)");
 }
 
 ChunkReader::~ChunkReader() {
@@ -141,8 +142,7 @@ ChunkLocation ChunkReader::locate(std::uint64_t offset, std::uint64_t index) {
   ByteReader r(raw, sizeof raw);
   loc.header.type = r.u8();
   loc.header.codec = r.u8();
-  r.u8();
-  r.u8();
+  if (r.u8() != 0 || r.u8() != 0) throw InputError(here, "reserved chunk-header bytes are not zero: corrupt header");
   loc.header.stored_bytes = r.u32();
   loc.header.raw_bytes = r.u32();
   loc.header.crc = r.u32();
