@@ -92,6 +92,9 @@ class FixedLatencyMemory : public models::MemorySystem {
     return {now + latency_, 1};
   }
   const models::MemoryCounters& counters() const override { return counters_; }
+  void reset_persisting() override {}
+  std::uint64_t persisting_bytes() const override { return 0; }
+  void flush(sim::Cycle) override {}
   std::uint64_t accesses = 0;
 
  private:
