@@ -93,6 +93,7 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
   used_shared_ += f.shared_bytes;
 
   const sim::Cycle now = now_cycle();
+  std::uint64_t launched = 0;
   for (auto& stream : streams) {
     // Spread the block's warps over the schedulers, as consecutive warp ids are (S1.4).
     std::uint32_t slot = std::numeric_limits<std::uint32_t>::max();
@@ -111,7 +112,8 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
     w.count = 0;
     w.stream_done = false;
     w.scoreboard.reset();
-    w.ready_at = start;
+    // Warps of a block start one after another (dispatch.csv: a 32-warp block costs ~600 cycles).
+    w.ready_at = start + std::uint64_t(arch_.warp_launch_interval_cycles) * launched++;
     w.block_slot = b;
     w.kernel_slot = kernel_slot;
     w.age = warps_launched_++;
