@@ -230,3 +230,20 @@ TEST_CASE("warpsim kernels lists every kernel and its parameters", "[kernels]") 
   CHECK(h.exit_code == 0);
   CHECK(h.out.find("usage: warpsim kernels") != std::string::npos);
 }
+
+TEST_CASE("transposeShared's tile reads hit one bank 32 times without padding, 32 banks with pad=1 (S3.10)",
+          "[kernels]") {
+  for (int pad : {0, 1}) {
+    auto k = make_kernel("transposeShared", {"width=64", "pad=" + std::to_string(pad)}, {90});
+    auto insts = drain(*k.source->open_block(0)[2]);
+    int shared_loads = 0;
+    for (const auto& i : insts) {
+      if (i.space != MemSpace::Shared || i.mem_op != MemOp::Load) continue;
+      ++shared_loads;
+      std::uint32_t banks = 0;
+      for (int lane = 0; lane < 32; ++lane) banks |= 1u << (i.addr[lane] / 4 % 32);
+      CHECK(__builtin_popcount(banks) == (pad ? 32 : 1));
+    }
+    CHECK(shared_loads == 4);
+  }
+}
