@@ -106,11 +106,15 @@ sim::Cycle L2Cache::write(std::uint64_t address, sim::Cycle now, L2Hint property
 }
 
 std::uint32_t L2Cache::line_for(const Where& w, L2Hint property, sim::Cycle now, bool& present) {
-  std::uint32_t slot = cache_.find(w.set, w.line);
+  std::uint32_t slot = memo_line_ == w.line && cache_.valid(memo_slot_) && cache_.tag(memo_slot_) == w.line
+                           ? memo_slot_
+                           : cache_.find(w.set, w.line);
   if (slot != kNil) {
     present = true;
     cache_.touch(slot);
     apply_property(slot, property, now);
+    memo_line_ = w.line;
+    memo_slot_ = slot;
     return slot;
   }
   present = false;
@@ -118,6 +122,8 @@ std::uint32_t L2Cache::line_for(const Where& w, L2Hint property, sim::Cycle now,
   if (cache_.valid(slot)) evict(slot, now);
   cache_.install(slot, w.line, property == L2Hint::Streaming ? LineClass::Streaming : LineClass::Normal);
   if (property == L2Hint::Persisting) make_persisting(slot, now);
+  memo_line_ = w.line;
+  memo_slot_ = slot;
   return slot;
 }
 

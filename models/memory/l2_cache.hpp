@@ -108,6 +108,10 @@ class L2Cache {
   std::uint32_t head_ = kNil, tail_ = kNil;
   std::uint64_t persisting_lines_ = 0, persist_capacity_lines_ = 0;
   std::uint64_t hits_ = 0, lookups_ = 0;
+  // The last line looked up: a warp's sectors come in runs on one line, so the next lookup is
+  // usually the same line (checked against the slot's tag, so an eviction cannot fool it).
+  std::uint64_t memo_line_ = ~std::uint64_t{0};
+  std::uint32_t memo_slot_ = kNil;
 };
 
 }  // namespace warpsim::models::memory

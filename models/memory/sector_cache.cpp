@@ -19,20 +19,18 @@ SectorCache::SectorCache(const SectorCacheGeometry& g) {
   sectors_per_line_ = g.line_bytes / g.sector_bytes;
   ways_ = g.ways;
   sets_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, g.bytes / g.line_bytes / g.ways));
-  const std::size_t lines = std::size_t{sets_} * ways_;
-  tag_.assign(lines, kInvalidTag);
-  lru_.assign(lines, 0);
-  ready_.assign(lines * sectors_per_line_, 0);
-  valid_.assign(lines, 0);
-  dirty_.assign(lines, 0);
-  class_.assign(lines, LineClass::Normal);
+  if ((ways_ & (ways_ - 1)) == 0) ways_shift_ = __builtin_ctz(ways_);
+  block_words_ = std::size_t{ways_} * (2 + sectors_per_line_);
+  words_.assign(block_words_ * sets_, 0);
+  invalidate_all();
 }
 
 void SectorCache::invalidate_all() {
-  std::fill(tag_.begin(), tag_.end(), kInvalidTag);
-  std::fill(valid_.begin(), valid_.end(), 0);
-  std::fill(dirty_.begin(), dirty_.end(), 0);
-  std::fill(class_.begin(), class_.end(), LineClass::Normal);
+  for (std::size_t set = 0; set < sets_; ++set) {
+    std::uint64_t* tags = &words_[set * block_words_];
+    std::fill(tags, tags + ways_, kInvalidTag);
+    std::fill(tags + ways_, tags + 2 * ways_, pack(0, LineClass::Normal, 0, 0));
+  }
 }
 
 }  // namespace warpsim::models::memory
