@@ -6,7 +6,8 @@
 // to do on a miss; L1, the read-only cache and L2 build on it. Flat arrays, no allocation after
 // construction.
 #include <cstdint>
-#include <vector>
+#include <cstdlib>
+#include <memory>
 
 #include "sim/time.hpp"
 
@@ -135,7 +136,10 @@ class SectorCache {
   int ways_shift_ = -1;      // log2(ways) when ways is a power of two
   std::uint64_t clock_ = 0;  // LRU stamps: larger = more recent (2^40 accesses before wrapping)
   std::size_t block_words_ = 0;  // ways x (tag + metadata + sectors_per_line fill cycles)
-  std::vector<std::uint64_t> words_;
+  struct FreeWords {
+    void operator()(std::uint64_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<std::uint64_t[], FreeWords> words_;  // large: allocated on huge pages when possible
 };
 
 }  // namespace warpsim::models::memory
