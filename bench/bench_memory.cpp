@@ -53,10 +53,13 @@ double bench(const std::string& preset, traces::CacheOp cache, std::uint64_t war
 }  // namespace
 
 int main(int argc, char** argv) {
+  // bench_memory [WARPS [PRESET]]
   const std::uint64_t warps = argc > 1 ? std::stoull(argv[1]) : 2'000'000;
+  const std::string only = argc > 2 ? argv[2] : "";
   std::uint64_t checksum = 0;
   std::printf("%-14s %-8s %14s   (per CPU second of this thread)\n", "preset", "loads", "accesses/s");
   for (const char* preset : {"hopper-h100", "kepler-k20x", "fermi-m2070"}) {
+    if (!only.empty() && only != preset) continue;
     for (auto [name, op] : {std::pair{"default", traces::CacheOp::Default}, std::pair{".cg", traces::CacheOp::Global}}) {
       const double rate = bench(preset, op, warps, checksum);
       std::printf("%-14s %-8s %14.3e\n", preset, name, rate);

@@ -46,6 +46,8 @@ class L2Cache {
   // property of the access. Returns the cycle the data is back at the SM; `hit` says whether the
   // sector was present (or being filled).
   sim::Cycle read(std::uint64_t address, sim::Cycle now, L2Hint property, bool& hit);
+  // Starts loading the host memory the L2 will touch for `address` (simulator speed only).
+  void prefetch(std::uint64_t address) { cache_.prefetch_set(locate_memo(address).set); }
   // A sector write (store): allocates without reading DRAM and marks the sector dirty. Returns
   // the cycle the write is acknowledged.
   sim::Cycle write(std::uint64_t address, sim::Cycle now, L2Hint property);
@@ -82,6 +84,7 @@ class L2Cache {
     std::uint32_t set, slice, sector;
   };
   Where locate(std::uint64_t address) const;
+  Where locate_memo(std::uint64_t address);  // locate(), remembering the last line's slice and set
   // Starts service at the slice's port: returns the cycle the lookup happens.
   sim::Cycle occupy_slice(std::uint32_t slice, sim::Cycle now);
   // Finds or allocates the line, applying the access's property; returns its slot.
@@ -112,6 +115,7 @@ class L2Cache {
   // usually the same line (checked against the slot's tag, so an eviction cannot fool it).
   std::uint64_t memo_line_ = ~std::uint64_t{0};
   std::uint32_t memo_slot_ = kNil;
+  Where memo_where_{~std::uint64_t{0}, 0, 0, 0};  // saves locate()'s three 64-bit divisions
 };
 
 }  // namespace warpsim::models::memory
