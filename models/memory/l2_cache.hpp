@@ -48,6 +48,7 @@ class L2Cache {
   sim::Cycle read(std::uint64_t address, sim::Cycle now, L2Hint property, bool& hit);
   // Starts loading the host memory the L2 will touch for `address` (simulator speed only).
   void prefetch(std::uint64_t address) { cache_.prefetch_set(locate_memo(address).set); }
+  void prefetch_other(std::uint64_t address) const { cache_.prefetch_set(locate(address).set); }
   // A sector write (store): allocates without reading DRAM and marks the sector dirty. Returns
   // the cycle the write is acknowledged.
   sim::Cycle write(std::uint64_t address, sim::Cycle now, L2Hint property);

@@ -194,6 +194,9 @@ class GpuMemorySystem final : public MemorySystem {
       if (l1 != nullptr && !l1->empty_geometry()) l1->prefetch_set(l1->default_set(sectors_.address[i] / l1->line_bytes()));
       l2_.prefetch(sectors_.address[i]);
     }
+    // And the L2 set of the line after the last one: neighbouring warps of streaming kernels
+    // touch it next.
+    if (sectors_.count > 0) l2_.prefetch_other((last + 1) * kLsuLineBytes);
   }
 
   MemoryAccessResult global_load(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
