@@ -196,3 +196,42 @@ TEST_CASE("stride.csv lg=20: stridedRead requests and sectors match ncu exactly"
   }
   CHECK(rows_checked == 7);
 }
+
+TEST_CASE("S5 Fermi readSegment/writeSegment: efficiencies and the 2x transactions at offset 11", "[memory][calibration]") {
+  // Tesla M2070, 2^20 floats, block 512 (S5 measured 2^24 for reads; the ratios do not depend on
+  // n). Published: readOffset L1 on 100 / 49.81 / 100 % and gld_transactions doubling at offset
+  // 11 (131039 / 65184 = 2.01, counted on a subset of SMs); L1 off 100 / 80 / 100 %; writeOffset
+  // gst_efficiency 100 / 80 / 100 %. Tolerance 0.5 points on efficiencies, 2% on the ratio.
+  const Arch arch = load_arch("fermi-m2070");
+  const std::uint64_t n = 1ull << 20;
+  const std::uint32_t block = 512;
+  auto run = [&](std::uint64_t offset, traces::CacheOp cache, bool write_offset) {
+    const std::vector<traces::Instruction> program = {global_access(traces::MemOp::Load, cache),
+                                                      global_access(traces::MemOp::Load, cache),
+                                                      global_access(traces::MemOp::Store, traces::CacheOp::Default)};
+    return run_kernel(arch, n / block, block, 3, program, [&](std::uint64_t i, int k, std::uint64_t& address) {
+      const std::uint64_t j = i + offset;
+      if (j >= n) return false;
+      const std::uint64_t load_index = write_offset ? i : j, store_index = write_offset ? j : i;
+      address = k == 0 ? kA + 4 * load_index : k == 1 ? kB + 4 * load_index : kC + 4 * store_index;
+      return true;
+    });
+  };
+  auto pct = [](std::uint64_t a, std::uint64_t b) { return 100.0 * a / b; };
+  const struct {
+    std::uint64_t offset;
+    double l1_on, l1_off, store;
+  } published[] = {{0, 100, 100, 100}, {11, 49.81, 80, 80}, {128, 100, 100, 100}};
+  std::uint64_t transactions_at_0 = 0;
+  for (const auto& p : published) {
+    INFO("offset " << p.offset);
+    const Measured on = run(p.offset, traces::CacheOp::Default, false);
+    const Measured off = run(p.offset, traces::CacheOp::Global, false);
+    const Measured write = run(p.offset, traces::CacheOp::Default, true);
+    CHECK(pct(on.c.gld_bytes_requested, on.c.gld_bytes_moved) == Approx(p.l1_on).margin(0.5));
+    CHECK(pct(off.c.gld_bytes_requested, off.c.gld_bytes_moved) == Approx(p.l1_off).margin(0.5));
+    CHECK(pct(write.c.gst_bytes_requested, write.c.gst_bytes_moved) == Approx(p.store).margin(0.5));
+    if (p.offset == 0) transactions_at_0 = on.c.gld_transactions;
+    if (p.offset == 11) CHECK(double(on.c.gld_transactions) / transactions_at_0 == Approx(131039.0 / 65184).epsilon(0.02));
+  }
+}
