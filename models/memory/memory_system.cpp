@@ -317,7 +317,7 @@ class GpuMemorySystem final : public MemorySystem {
       if (inst.mem_op != MemOp::Load) {
         ready = std::max(ready, l2_.write(a, t, L2Hint::Default));
       } else if (l1.empty_geometry()) {
-        ready = std::max(ready, l2_read(0, a, t));
+        ready = std::max(ready, l2_read(kNoWindow, a, t));
       } else if (sectored_l1_) {
         ready = std::max(ready, sector_through(l1, kNoWindow, a, t, LineClass::Normal));
       } else {
