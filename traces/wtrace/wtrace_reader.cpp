@@ -158,19 +158,25 @@ std::shared_ptr<BlockChunk> WtraceKernelSource::read_next_block() {
   return block;
 }
 
-std::vector<std::unique_ptr<WarpStream>> WtraceKernelSource::open_block(std::uint64_t block_id) {
-  if (have_last_opened_ && block_id <= last_opened_id_) {
+std::optional<std::uint64_t> WtraceKernelSource::next_traced_block(std::uint64_t from) {
+  if (have_last_opened_ && from <= last_opened_id_) {
     next_offset_ = chunks_.next_offset(begin_);
     next_index_ = begin_.index + 1;
     ahead_.reset();
     have_last_read_ = false;
+    have_last_opened_ = false;
   }
+  while (!ahead_ || ahead_->id < from) {
+    ahead_ = read_next_block();
+    if (!ahead_) return std::nullopt;
+  }
+  return ahead_->id;
+}
+
+std::vector<std::unique_ptr<WarpStream>> WtraceKernelSource::open_block(std::uint64_t block_id) {
+  next_traced_block(block_id);
   have_last_opened_ = true;
   last_opened_id_ = block_id;
-  while (!ahead_ || ahead_->id < block_id) {
-    ahead_ = read_next_block();
-    if (!ahead_) break;
-  }
   std::vector<std::unique_ptr<WarpStream>> warps;
   if (!ahead_ || ahead_->id != block_id) return warps;
   std::shared_ptr<const BlockChunk> block = std::move(ahead_);
