@@ -148,6 +148,10 @@ ChunkLocation ChunkReader::locate(std::uint64_t offset, std::uint64_t index) {
   loc.header.crc = r.u32();
   if (loc.header.stored_bytes > kMaxChunkBytes || loc.header.raw_bytes > kMaxChunkBytes)
     throw InputError(here, "chunk size above 1 GiB: corrupt header");
+  // Deflate cannot expand more than about 1032:1; a larger claimed raw size is corruption, and
+  // must be refused before it is allocated.
+  if (loc.header.raw_bytes > std::uint64_t(loc.header.stored_bytes) * 1040 + 1024)
+    throw InputError(here, "chunk claims an impossible uncompressed size: corrupt header");
   if (offset + kChunkHeaderBytes + loc.header.stored_bytes > size_)
     throw InputError(here, "file ends inside the chunk (needs " + std::to_string(loc.header.stored_bytes) + " payload bytes; truncated)");
   return loc;

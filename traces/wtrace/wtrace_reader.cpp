@@ -64,6 +64,9 @@ std::uint32_t u32_field(ByteReader& r, const char* what) {
 Dim3 dim3_field(ByteReader& r, const char* what) {
   Dim3 d{u32_field(r, what), u32_field(r, what), u32_field(r, what)};
   if (!d.x || !d.y || !d.z) throw DecodeError(std::string(what) + " has a zero component");
+  // Keeps x*y*z (block ids, thread counts) within 64 bits.
+  if (static_cast<unsigned __int128>(d.x) * d.y * d.z >= (static_cast<unsigned __int128>(1) << 63))
+    throw DecodeError(std::string(what) + " is too large");
   return d;
 }
 
@@ -83,6 +86,7 @@ WtraceKernelSource::WtraceKernelSource(const std::string& path, const ChunkLocat
     info_.name = r.string();
     info_.grid = dim3_field(r, "grid");
     info_.block = dim3_field(r, "block");
+    if (info_.block.count() > 1u << 20) throw DecodeError("block has more than 2^20 threads");
     info_.registers_per_thread = u32_field(r, "registers");
     info_.shared_bytes_per_block = u32_field(r, "shared bytes");
     info_.stream_id = r.varint();
