@@ -230,6 +230,18 @@ TEST_CASE("a corrupted .wtrace is an InputError naming the file and the chunk", 
   fs::remove_all(dir);
 }
 
+TEST_CASE("rejected .wtrace files do not leak file descriptors", "[wtrace]") {
+  // Found by fuzz_wtrace: a constructor that threw after fopen leaked the FILE.
+  std::string dir = temp_dir("wtrace-fd");
+  std::string bad = dir + "/bad.wtrace";
+  spit(bad, std::string("\x89WTRACE\n\x02\0\0\0\0\0\0\0", 16));  // format version 2
+  for (int i = 0; i < 3000; ++i) REQUIRE(contains(read_everything(bad), "format version 2"));
+  std::FILE* f = std::fopen(bad.c_str(), "rb");
+  CHECK(f != nullptr);
+  if (f) std::fclose(f);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("every single-byte corruption of a small .wtrace is detected", "[wtrace]") {
   std::string dir = temp_dir("wtrace-flip");
   std::string good = dir + "/ffma.wtrace";
