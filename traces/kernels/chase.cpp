@@ -2,7 +2,9 @@
 // *cycles = the clock difference. next[] holds a random cyclic permutation of the working set
 // at 128-byte granularity, built exactly as main() builds it (srand(7), glibc rand(), the same
 // Fisher-Yates shuffle), and the chase starts where main()'s measured launch does:
-// order[lines / 2]. (main()'s warm-up launch is a separate launch, not modelled here.)
+// order[lines / 2]. main() warms the caches with a first launch that walks the whole cycle from
+// order[0]; `warmup_steps` puts that walk in front of the measured one, in the same launch (the
+// caches see the same accesses; the instruction stream has one loop of warmup_steps + steps).
 // One thread: grid 1, block 1, lane 0 only (S1.3). The loop follows the listing's branch
 // skeleton (unrolled_loop.hpp). Memory ordinals: every global load is one step of the chase;
 // the last two accesses are the stores to sink and cycles.
@@ -23,6 +25,7 @@ namespace {
 struct ChaseParams {
   std::uint64_t next = 0, sink = 0, cycles = 0;
   std::int32_t steps = 0;
+  std::int32_t warmup_steps = 0;
   std::uint16_t loads = 0;  // global loads in the listing; the two accesses after them are stores
   std::shared_ptr<const std::vector<std::uint32_t>> order;  // line visited at each position
 };
@@ -31,7 +34,7 @@ class ChaseLogic : public LogicDefaults {
  public:
   using Params = ChaseParams;
   ChaseLogic(const Params& p, const WarpPlace&)
-      : p_(&p), loop_(p.steps), position_(static_cast<std::uint32_t>(p.order->size() / 2)) {}
+      : p_(&p), loop_(p.steps + p.warmup_steps), position_(p.warmup_steps > 0 ? 0u : measured_start(p)) {}
 
   bool branch_taken(std::uint16_t hook) { return loop_.taken(hook); }
 
@@ -41,6 +44,7 @@ class ChaseLogic : public LogicDefaults {
       // next[p] with p = order[position] * 32 (a float index at the start of a 128-byte line).
       a = p_->next + 128ull * (*p_->order)[position_];
       position_ = static_cast<std::uint32_t>((position_ + 1) % p_->order->size());
+      if (++loads_done_ == static_cast<std::uint64_t>(p_->warmup_steps)) position_ = measured_start(*p_);
     } else {
       a = mem == p_->loads ? p_->sink : p_->cycles;
     }
@@ -48,7 +52,10 @@ class ChaseLogic : public LogicDefaults {
   }
 
  private:
+  static std::uint32_t measured_start(const Params& p) { return static_cast<std::uint32_t>(p.order->size() / 2); }
+
   const Params* p_;
+  std::uint64_t loads_done_ = 0;
   UnrolledLoop loop_;
   std::uint32_t position_;
 };
@@ -58,6 +65,9 @@ std::unique_ptr<KernelSource> build(KernelArgs& args) {
   if (bytes % 128) args.reject("working_set_bytes", "must be a multiple of the 128-byte line, got " + std::to_string(bytes));
   ChaseParams p;
   p.steps = static_cast<std::int32_t>(args.integer("steps"));
+  p.warmup_steps = static_cast<std::int32_t>(args.integer("warmup_steps"));
+  if (std::int64_t(p.steps) + p.warmup_steps > 2147483647)
+    args.reject("warmup_steps", "steps + warmup_steps must fit the kernel's int loop counter");
   DeviceHeap heap;
   p.next = heap.allocate(static_cast<std::uint64_t>(bytes));
   p.sink = heap.allocate(4);
@@ -87,7 +97,11 @@ KernelDef chase_def() {
           with_l2_policy({int_param("working_set_bytes", 1 << 20, "bytes",
                                     "size of the chased array (main(): 16 KB L1, 1 MB and 16 MB L2, 1 GB DRAM)", 128,
                                     4294967296.0),
-                          int_param("steps", 20000, "loads", "dependent loads", 0, 2147483647.0)}),
+                          int_param("steps", 20000, "loads", "dependent loads", 0, 2147483647.0),
+                          int_param("warmup_steps", 0, "loads",
+                                    "loads chased from order[0] first, as main()'s warm-up launch (it uses one per line "
+                                    "for working sets up to 16 MB)",
+                                    0, 2147483647.0)}),
           build};
 }
 
