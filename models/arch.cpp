@@ -120,6 +120,10 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.dram_latency_max = u32("dram.latency_max");
   a.dram_channels = u32("dram.channels");
   a.dram_banks = u32("dram.banks");
+  a.dram_refresh_interval_ns = u32("dram.refresh_interval_ns");
+  a.dram_refresh_ns = u32("dram.refresh_ns");
+  a.dram_turnaround_ns = u32("dram.turnaround_ns");
+  a.dram_write_batch = u32("dram.write_batch");
 
   // Relations a single key's range cannot express.
   auto require = [&](bool ok, const char* key, const std::string& why) {
@@ -131,6 +135,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   require(a.l1_line_bytes % a.l1_sector_bytes == 0, "l1.sector_bytes", "must divide l1.line_bytes");
   require(a.l2_line_bytes % a.l2_sector_bytes == 0, "l2.sector_bytes", "must divide l2.line_bytes");
   require(a.dram_latency_min <= a.dram_latency_max, "dram.latency_min", "exceeds dram.latency_max");
+  require(a.dram_refresh_ns < a.dram_refresh_interval_ns, "dram.refresh_ns", "must be shorter than dram.refresh_interval_ns");
   require(!a.l2_persistence || a.l2_persist_max_bytes <= a.l2_bytes, "l2.persist_max_bytes", "exceeds l2.size_bytes");
   a.config = std::move(c);
   return a;

@@ -94,6 +94,10 @@ std::vector<ParamSpec> build() {
       integer("dram.latency_max", "cycles", "DRAM access latency, unloaded, highest (S2.7)", 1, 100000),
       integer("dram.channels", "channels", "independent DRAM channels", 1, 1024),
       integer("dram.banks", "banks", "banks per channel", 1, 1024),
+      integer("dram.refresh_interval_ns", "ns", "tREFI: a channel refreshes once per this interval", 1, 1e9),
+      integer("dram.refresh_ns", "ns", "tRFC: how long a refresh blocks the channel", 0, 1e6),
+      integer("dram.turnaround_ns", "ns", "data-bus turnaround between writes and reads (tWTR + tRTW class)", 0, 1e6),
+      integer("dram.write_batch", "bursts", "writes the controller drains per read/write turnaround pair", 1, 1e6),
   };
 }
 

@@ -19,6 +19,12 @@ DramSystem::DramSystem(const Arch& arch, std::uint64_t seed)
   ticks_per_byte_ = static_cast<double>(kFrac) * channels_ / bytes_per_cycle_;
   burst_32_ = static_cast<std::uint64_t>(std::llround(32 * ticks_per_byte_));
   row_cycle_fixed_ = static_cast<std::uint64_t>(std::llround(kRowCycleNs * 1e-9 * clock_hz * kFrac));
+  auto ns_fixed = [&](double ns) { return static_cast<std::uint64_t>(std::llround(ns * 1e-9 * clock_hz * kFrac)); };
+  refresh_interval_fixed_ = std::max<std::uint64_t>(1, ns_fixed(arch.dram_refresh_interval_ns));
+  refresh_fixed_ = ns_fixed(arch.dram_refresh_ns);
+  // A batch of writes between reads costs two bus turnarounds (read->write, write->read);
+  // spread over the batch, each write burst carries its share.
+  write_turnaround_fixed_ = ns_fixed(2.0 * arch.dram_turnaround_ns / std::max<std::uint32_t>(1, arch.dram_write_batch));
   channel_free_.assign(channels_, 0);
   bank_free_.assign(std::size_t{channels_} * banks_, 0);
   open_row_.assign(std::size_t{channels_} * banks_, ~std::uint64_t{0});
@@ -33,7 +39,16 @@ DramSystem::Target DramSystem::map(std::uint64_t address) const {
   return Target{channel, static_cast<std::uint32_t>(row_index % banks_), row_index / banks_};
 }
 
-std::uint64_t DramSystem::reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool& row_hit) {
+std::uint64_t DramSystem::after_refresh(std::uint32_t channel, std::uint64_t t) const {
+  if (refresh_fixed_ == 0) return t;
+  const std::uint64_t phase = refresh_interval_fixed_ * channel / channels_;
+  if (t < phase) return t;
+  const std::uint64_t into = (t - phase) % refresh_interval_fixed_;
+  return into < refresh_fixed_ ? t + (refresh_fixed_ - into) : t;
+}
+
+std::uint64_t DramSystem::reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool& row_hit,
+                                  bool is_write) {
   const std::uint64_t now_fixed = now * kFrac;
   const std::uint64_t burst = bytes == 32   ? burst_32_
                               : bytes == 64 ? 2 * burst_32_
@@ -45,8 +60,8 @@ std::uint64_t DramSystem::reserve(const Target& t, std::uint32_t bytes, sim::Cyc
   bank_free_[b] = bank_start + (row_hit ? burst : row_cycle_fixed_);
   open_row_[b] = t.row;
   // The channel's data bus, reserved in arrival order (banks overlap their activations).
-  const std::uint64_t bus_start = std::max(now_fixed, channel_free_[t.channel]);
-  channel_free_[t.channel] = bus_start + burst;
+  const std::uint64_t bus_start = after_refresh(t.channel, std::max(now_fixed, channel_free_[t.channel]));
+  channel_free_[t.channel] = bus_start + burst + (is_write ? write_turnaround_fixed_ : 0);
   return std::max(bank_start, bus_start);
 }
 
@@ -54,7 +69,7 @@ sim::Cycle DramSystem::read(std::uint64_t address, std::uint32_t bytes, sim::Cyc
   bytes_read_ += bytes;
   const Target t = map(address);
   bool row_hit = false;
-  const std::uint64_t start = reserve(t, bytes, now, row_hit);
+  const std::uint64_t start = reserve(t, bytes, now, row_hit, false);
   // Unloaded latency: an open row answers at the preset's minimum; a row miss anywhere in the
   // preset's range, deterministically per address (mean = the middle of the range, which is
   // latency.csv's pointer-chase value on H100).
@@ -67,7 +82,7 @@ sim::Cycle DramSystem::read(std::uint64_t address, std::uint32_t bytes, sim::Cyc
 void DramSystem::write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
   bytes_written_ += bytes;
   bool row_hit = false;
-  reserve(map(address), bytes, now, row_hit);
+  reserve(map(address), bytes, now, row_hit, true);
 }
 
 }  // namespace warpsim::models::memory

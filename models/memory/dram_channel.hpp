@@ -51,11 +51,16 @@ class DramSystem {
   Target map(std::uint64_t address) const;
   // Reserves channel and bank; returns the fixed-point time the burst starts and whether the
   // row was open.
-  std::uint64_t reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool& row_hit);
+  std::uint64_t reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool& row_hit, bool is_write);
+  // The first moment at or after `t` when the channel is not refreshing. Channels refresh at
+  // staggered phases, as each HBM/GDDR channel schedules its own refreshes.
+  std::uint64_t after_refresh(std::uint32_t channel, std::uint64_t t) const;
 
   std::uint32_t channels_ = 1, banks_ = 1;
   std::uint32_t latency_min_ = 0, latency_span_ = 0;
   std::uint64_t row_cycle_fixed_ = 0;
+  // Refresh (tREFI, tRFC) and the write share of read/write turnarounds, in fixed point.
+  std::uint64_t refresh_interval_fixed_ = 0, refresh_fixed_ = 0, write_turnaround_fixed_ = 0;
   double bytes_per_cycle_ = 1;
   double ticks_per_byte_ = 1;  // fixed-point channel occupancy per byte
   std::uint64_t burst_32_ = 1;  // ... of one 32-byte sector

@@ -32,6 +32,10 @@ traces::Instruction load_instruction(traces::CacheOp cache = traces::CacheOp::De
 }
 
 double cycles_per_second(const Arch& a) { return static_cast<double>(a.core_clock_khz) * 1e3; }
+// Read bandwidth a channel sustains: the pins' rate, less the share of time refresh blocks it.
+double sustained_read_bandwidth(const Arch& a) {
+  return a.dram_bytes_per_second() * (1.0 - double(a.dram_refresh_ns) / a.dram_refresh_interval_ns);
+}
 
 }  // namespace
 
@@ -43,8 +47,9 @@ TEST_CASE("DRAM: a long stream of sector reads takes bytes / bandwidth", "[memor
     sim::Cycle last = 0;
     for (std::uint64_t a = 0; a < bytes; a += 64) last = std::max(last, dram.read(a, 64, 0));
     // Everything was requested at cycle 0: the last datum arrives after bytes / bandwidth plus one
-    // unloaded latency. Tolerance 2% (the bus is reserved in whole fixed-point ticks).
-    const double expected = bytes / arch.dram_bytes_per_second() * cycles_per_second(arch);
+    // unloaded latency, bandwidth less refresh time. Tolerance 2% (the bus is reserved in whole
+    // fixed-point ticks, refresh windows are whole).
+    const double expected = bytes / sustained_read_bandwidth(arch) * cycles_per_second(arch);
     INFO(preset << ": " << last << " cycles, expected " << expected << " + latency");
     CHECK(double(last) == Approx(expected + arch.dram_latency_min).epsilon(0.02));
     CHECK(dram.bytes_read() == bytes);
@@ -54,7 +59,8 @@ TEST_CASE("DRAM: a long stream of sector reads takes bytes / bandwidth", "[memor
 TEST_CASE("DRAM: a streaming kernel through access() runs at DRAM bandwidth", "[memory][dram]") {
   // 64 MB of coalesced 128-byte warp loads from all 132 SMs, 16 issued per cycle (2 KB/cycle,
   // more than the 1693 B/cycle HBM3 delivers), so DRAM is the bottleneck: H100 5120 bit x
-  // 5238 MT/s = 3.35 TB/s. Tolerance 5% (includes one latency and the start-up).
+  // 5238 MT/s = 3.35 TB/s, less the 9% refresh takes (350 ns every 3.9 us). Tolerance 5%
+  // (includes one latency and the start-up).
   const Arch arch = load_arch("hopper-h100");
   sim::StatsRegistry stats;
   auto mem = make_memory_system(arch, stats, 1);
@@ -71,13 +77,14 @@ TEST_CASE("DRAM: a streaming kernel through access() runs at DRAM bandwidth", "[
   const double tb_per_s = bytes / seconds / 1e12;
   std::printf("stream 64 MB through access(): %llu cycles = %.2f us, %.3f TB/s (peak %.3f)\n",
               static_cast<unsigned long long>(last), seconds * 1e6, tb_per_s, arch.dram_bytes_per_second() / 1e12);
-  CHECK(tb_per_s == Approx(arch.dram_bytes_per_second() / 1e12).epsilon(0.05));
+  CHECK(tb_per_s == Approx(sustained_read_bandwidth(arch) / 1e12).epsilon(0.05));
   CHECK(mem->counters().dram_read_bytes == bytes);
 }
 
 TEST_CASE("DRAM: unloaded latency stays within the preset's range", "[memory][dram]") {
   for (const char* preset : {"hopper-h100", "kepler-k20x", "fermi-m2070"}) {
-    const Arch arch = load_arch(preset);
+    // Refresh off: an access that meets a refresh waits, which is load, not latency.
+    const Arch arch = load_arch(preset, {"dram.refresh_ns=0"});
     memory::DramSystem dram(arch, 5);
     sim::Rng rng(5, "test");
     sim::Cycle now = 0;
@@ -148,4 +155,31 @@ TEST_CASE("latency.csv: a pointer chase sees L1, L2 and DRAM latencies within 5%
     ++levels;
   }
   CHECK(levels == 4);
+}
+
+TEST_CASE("DRAM: refresh blocks a channel for tRFC every tREFI; writes pay their turnaround share", "[memory][dram]") {
+  const Arch arch = load_arch("hopper-h100", {"dram.channels=1"});
+  const double cycles_per_ns = cycles_per_second(arch) / 1e9;
+  // Channel 0 refreshes at [k x tREFI, k x tREFI + tRFC): a read issued at the start of the
+  // second window waits until it ends, then sees the unloaded latency of an open or closed row.
+  memory::DramSystem dram(arch, 1);
+  const sim::Cycle window = static_cast<sim::Cycle>(arch.dram_refresh_interval_ns * cycles_per_ns);
+  const sim::Cycle blocked = static_cast<sim::Cycle>(arch.dram_refresh_ns * cycles_per_ns);
+  const sim::Cycle ready = dram.read(0, 64, window + 1);
+  CHECK(ready >= window + blocked + arch.dram_latency_min - 1);
+  CHECK(ready <= window + blocked + arch.dram_latency_max + 2);
+
+  // Writes: burst plus 2 x turnaround / write_batch each, so a write stream takes longer than a
+  // read stream of the same bytes by that share (1.53 ns bursts per 64 bytes on each of 80
+  // channels). 64 MB keeps one DRAM latency under 2% of either stream.
+  const Arch full = load_arch("hopper-h100");
+  memory::DramSystem reads(full, 1), writes(full, 1);
+  const std::uint64_t bytes = 64ull << 20;
+  sim::Cycle read_end = 0;
+  for (std::uint64_t a = 0; a < bytes; a += 64) read_end = std::max(read_end, reads.read(a, 64, 0));
+  for (std::uint64_t a = 0; a < bytes; a += 64) writes.write(a, 64, 0);
+  const sim::Cycle write_end = writes.read(0, 64, 0);  // a read queued behind its channel's writes
+  const double burst_ns = 64.0 / (full.dram_bytes_per_second() / full.dram_channels) * 1e9;
+  const double share = 2.0 * full.dram_turnaround_ns / full.dram_write_batch;
+  CHECK(double(write_end) / double(read_end) == Approx((burst_ns + share) / burst_ns).epsilon(0.03));
 }
