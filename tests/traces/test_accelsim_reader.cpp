@@ -4,12 +4,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "sim/errors.hpp"
 #include "tests/test_support.hpp"
 #include "tests/traces/accelsim_test_helpers.hpp"
 #include "traces/accelsim/kernelslist.hpp"
 #include "traces/open_workload.hpp"
+#include "traces/wtrace/wtrace_writer.hpp"
 
 using namespace warpsim::traces;
 using namespace warpsim::test;
@@ -365,4 +367,45 @@ TEST_CASE("trace info prints grid, block and counts, in text and JSON", "[accels
   fs::remove_all(dir);
   CHECK(run_warpsim("trace --help").exit_code == 0);
   CHECK(run_warpsim("trace info").exit_code == 2);
+}
+
+TEST_CASE("blocks in flight together read independently (traceg and wtrace)", "[accelsim][wtrace]") {
+  // The GPU model keeps several blocks open and pulls their warps in any interleaving.
+  std::string dir = temp_dir("inflight");
+  std::string traceg = shared_path("traces/vectoradd-sm80-v5/kernel-1.traceg");
+  Workload w = open_workload(traceg);
+  wtrace::write_wtrace(w, dir + "/v.wtrace");
+  for (const std::string& path : {traceg, dir + "/v.wtrace"}) {
+    INFO(path);
+    auto sequential = read_all(*open_workload(path).steps[0].launch.open());
+    auto source = open_workload(path).steps[0].launch.open();
+    std::vector<std::vector<std::unique_ptr<WarpStream>>> open;
+    for (std::uint64_t b = 0; b < 4; ++b) open.push_back(source->open_block(b));
+    // Round-robin over every warp of the four blocks, one instruction at a time.
+    std::map<std::pair<std::uint64_t, std::size_t>, std::vector<Instruction>> got;
+    bool progress = true;
+    while (progress) {
+      progress = false;
+      for (std::uint64_t b = 0; b < 4; ++b)
+        for (std::size_t i = 0; i < open[b].size(); ++i) {
+          Instruction inst;
+          if (open[b][i]->next(inst)) {
+            got[{b, i}].push_back(inst);
+            progress = true;
+          }
+        }
+    }
+    std::size_t k = 0;
+    for (const auto& d : sequential) {
+      if (d.block >= 4) break;
+      auto& list = got[{d.block, d.warp}];
+      REQUIRE_FALSE(list.empty());
+      REQUIRE(same_instruction(list.front(), d.inst));
+      list.erase(list.begin());
+      ++k;
+    }
+    CHECK(k > 0);
+    for (const auto& [key, list] : got) CHECK(list.empty());
+  }
+  fs::remove_all(dir);
 }
