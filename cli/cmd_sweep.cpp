@@ -155,7 +155,8 @@ int cmd_sweep(const Args& args) {
       "Finished points are journaled in OUT.h5.journal; after a kill, the same command resumes.\n"
       "In a Slurm array job the shard comes from SLURM_ARRAY_TASK_ID/COUNT; under mpirun (MPI\n"
       "builds) ranks split the points and rank 0 writes OUT.h5";
-  po::options_description options("sweep options");
+  // The help names whether this build has MPI, so scripts and tests can tell.
+  po::options_description options(std::string("sweep options (this build: MPI ") + (built_with_mpi() ? "on" : "off") + ")");
   options.add_options()("spec", po::value<std::string>(), "sweep spec (INI)")(
       "output,o", po::value<std::string>(), "result file (default: SPEC's name .h5 in this directory)")(
       "jobs,j", po::value<int>()->default_value(0), "worker threads (default: SLURM_CPUS_PER_TASK or all cores)")(
