@@ -1,0 +1,86 @@
+// Sweep throughput: points per second at -j 1 and -j 2 for the smoke and demo specs, and the
+// parallel efficiency (rate at -j N / (N x rate at -j 1); the target is >= 90%). Points run
+// with the real simulator (models::simulate), or the synthetic one when
+// WARPSIM_SWEEP_RUNNER=synthetic is set, which then measures the driver's own overhead.
+//
+// usage: bench_sweep [SPEC.ini...] [--jobs 1,2]     (default: sweeps/specs/smoke.ini demo.ini)
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/config.hpp"
+#include "sim/errors.hpp"
+#include "sweeps/driver.hpp"
+#include "sweeps/points.hpp"
+#include "sweeps/simulator_runner.hpp"
+#include "sweeps/spec.hpp"
+
+namespace fs = std::filesystem;
+using namespace warpsim;
+
+int main(int argc, char** argv) {
+  std::vector<fs::path> specs;
+  std::vector<int> jobs{1, 2};
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--jobs" && i + 1 < argc) {
+      jobs.clear();
+      std::string list = argv[++i];
+      for (std::size_t start = 0; start <= list.size();) {
+        auto comma = list.find(',', start);
+        std::int64_t j;
+        if (!sim::parse_int(list.substr(start, comma - start), j) || j < 1) {
+          std::fprintf(stderr, "bench_sweep: --jobs takes a list like 1,2,4\n");
+          return 2;
+        }
+        jobs.push_back(static_cast<int>(j));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    } else {
+      specs.emplace_back(a);
+    }
+  }
+  // The source tree, from this file's path: the bench runs from any directory.
+  fs::path source = fs::path(__FILE__).parent_path().parent_path();
+  if (specs.empty()) specs = {source / "sweeps/specs/smoke.ini", source / "sweeps/specs/demo.ini"};
+
+  const char* runner_env = std::getenv("WARPSIM_SWEEP_RUNNER");
+  if (!sweeps::simulator_available() && !runner_env) {
+    std::printf("bench_sweep: skipped: this build has no simulator yet (models::simulate); set "
+                "WARPSIM_SWEEP_RUNNER=synthetic to measure the driver alone\n");
+    return 77;
+  }
+  sweeps::PointRunner runner = sweeps::default_point_runner();
+  std::printf("runner: %s\n", runner_env ? runner_env : "models::simulate");
+  std::printf("%-16s %7s %4s %10s %12s %11s %8s\n", "spec", "points", "-j", "seconds", "points/s", "efficiency",
+              "failed");
+  try {
+    for (const auto& path : specs) {
+      auto spec = sweeps::parse_spec(path);
+      auto points = sweeps::enumerate_points(spec);
+      double base_rate = 0;
+      for (int j : jobs) {
+        sweeps::DriverOptions o;
+        o.jobs = j;
+        o.label = path.filename().string() + " -j " + std::to_string(j);
+        o.progress = sweeps::ProgressMode::None;
+        auto start = std::chrono::steady_clock::now();
+        auto outcome = sweeps::run_points(points, runner, o);
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        double rate = double(points.size()) / seconds;
+        if (j == jobs.front()) base_rate = rate / j;
+        std::printf("%-16s %7zu %4d %10.2f %12.2f %10.0f%% %8zu\n", path.filename().c_str(), points.size(), j, seconds,
+                    rate, 100.0 * rate / (j * base_rate), outcome.failed);
+        std::fflush(stdout);
+      }
+    }
+  } catch (const sim::InputError& e) {
+    std::fprintf(stderr, "bench_sweep: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}
