@@ -1,8 +1,64 @@
-// warpsim validate: see CONTRACT.md.
-#include "cli/command.hpp"
+// warpsim validate: the built-in validation tables, simulated against reference, row by row.
+#include <iomanip>
+#include <iostream>
+
+#include "analysis/validation/validation.hpp"
+#include "cli/options.hpp"
+#include "sim/json.hpp"
 
 namespace warpsim::cli {
 
-int cmd_validate(const Args& args) { return not_built_yet("validate", "7", args); }
+int cmd_validate(const Args& args) {
+  const char* usage = "validate [--table NAME] [--quick] [--json]";
+  po::options_description options("validate options");
+  options.add_options()("table", po::value<std::string>()->default_value(""), "run only this table")(
+      "quick", po::bool_switch(), "skip the largest runs (n = 2^26 counters, persistKernel)")(
+      "json", po::bool_switch(), "print JSON");
+  po::variables_map vm;
+  if (!parse_options("validate", usage, options, {}, args, vm)) return kExitOk;
+  analysis::ValidationOptions o;
+  o.quick = vm["quick"].as<bool>();
+  auto tables = analysis::run_validation(o, vm["table"].as<std::string>());
+
+  bool all_pass = true;
+  for (const auto& t : tables) all_pass = all_pass && t.pass();
+  if (vm["json"].as<bool>()) {
+    std::cout << "{\"pass\": " << (all_pass ? "true" : "false") << ", \"tables\": [";
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+      const auto& t = tables[i];
+      std::cout << (i ? ", " : "") << "{\"name\": " << sim::json_quote(t.name) << ", \"source\": " << sim::json_quote(t.source)
+                << ", \"pass\": " << (t.pass() ? "true" : "false") << ", \"rows\": [";
+      for (std::size_t k = 0; k < t.rows.size(); ++k) {
+        const auto& r = t.rows[k];
+        std::cout << (k ? ", " : "") << "{\"quantity\": " << sim::json_quote(r.quantity)
+                  << ", \"reference\": " << sim::json_number(r.reference)
+                  << ", \"simulated\": " << sim::json_number(r.simulated)
+                  << ", \"error\": " << sim::json_number(r.tolerance.error(r.reference, r.simulated))
+                  << ", \"tolerance\": " << sim::json_quote(r.tolerance.describe())
+                  << ", \"pass\": " << (r.pass ? "true" : "false") << '}';
+      }
+      std::cout << "]}";
+    }
+    std::cout << "]}\n";
+  } else {
+    for (const auto& t : tables) {
+      std::size_t passed = 0;
+      for (const auto& r : t.rows) passed += r.pass;
+      std::cout << "== " << t.name << " — " << t.source << " (" << passed << "/" << t.rows.size() << " pass)\n";
+      std::cout << std::left << std::setw(66) << "  quantity" << std::right << std::setw(14) << "reference"
+                << std::setw(14) << "simulated" << std::setw(10) << "error" << std::setw(10) << "tolerance"
+                << "  result\n";
+      for (const auto& r : t.rows) {
+        std::cout << "  " << std::left << std::setw(64) << r.quantity.substr(0, 64) << std::right << std::setw(14)
+                  << std::setprecision(6) << r.reference << std::setw(14) << r.simulated << std::setw(9)
+                  << std::setprecision(3) << r.tolerance.error(r.reference, r.simulated) * 100 << "%" << std::setw(10)
+                  << r.tolerance.describe() << "  " << (r.pass ? "pass" : "FAIL") << '\n';
+      }
+      std::cout << '\n';
+    }
+    std::cout << (all_pass ? "all validation rows pass\n" : "some validation rows FAIL\n");
+  }
+  return all_pass ? kExitOk : 1;
+}
 
 }  // namespace warpsim::cli

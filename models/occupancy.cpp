@@ -25,6 +25,17 @@ double Occupancy::fraction() const {
   return max_warps_per_sm ? static_cast<double>(warps_per_sm) / max_warps_per_sm : 0.0;
 }
 
+BlockFootprint block_footprint(const Arch& a, const BlockResources& b) {
+  BlockFootprint f;
+  f.threads = b.threads;
+  f.warps = (b.threads + 31) / 32;
+  std::uint64_t per_warp = round_up(std::uint64_t(b.registers_per_thread) * 32, a.register_alloc_unit);
+  f.registers = static_cast<std::uint32_t>(round_up(f.warps, a.register_block_warp_granularity) * per_warp);
+  std::uint64_t shared = b.shared_bytes + a.shared_reserved_per_block;
+  f.shared_bytes = shared ? static_cast<std::uint32_t>(round_up(shared, a.shared_alloc_unit)) : 0;
+  return f;
+}
+
 Occupancy compute_occupancy(const Arch& a, const BlockResources& b) {
   auto fail = [&](const std::string& what) { throw sim::InputError("block", what); };
   if (b.threads == 0) fail("a block needs at least one thread");
@@ -51,15 +62,9 @@ Occupancy compute_occupancy(const Arch& a, const BlockResources& b) {
   std::uint64_t by_threads = a.max_threads_per_sm / b.threads;
   std::uint64_t by_warps = a.max_warps_per_sm / occ.warps_per_block;
   std::uint64_t by_blocks = a.max_blocks_per_sm;
-  std::uint64_t by_registers = kUnlimited;
-  if (b.registers_per_thread > 0) {
-    std::uint64_t per_warp = round_up(std::uint64_t(b.registers_per_thread) * 32, a.register_alloc_unit);
-    std::uint64_t per_block = round_up(occ.warps_per_block, a.register_block_warp_granularity) * per_warp;
-    by_registers = a.registers_per_sm / per_block;
-  }
-  std::uint64_t by_shared = kUnlimited;
-  std::uint64_t shared = b.shared_bytes + a.shared_reserved_per_block;
-  if (shared > 0) by_shared = a.shared_bytes_per_sm / round_up(shared, a.shared_alloc_unit);
+  const BlockFootprint f = block_footprint(a, b);
+  std::uint64_t by_registers = f.registers ? a.registers_per_sm / f.registers : kUnlimited;
+  std::uint64_t by_shared = f.shared_bytes ? a.shared_bytes_per_sm / f.shared_bytes : kUnlimited;
 
   const Candidate candidates[] = {{OccupancyLimit::Blocks, by_blocks},
                                   {OccupancyLimit::Threads, by_threads},

@@ -26,6 +26,14 @@ struct Occupancy {
   std::uint32_t max_warps_per_sm = 0;
 };
 
+// What one resident block takes from its SM, rounded as CUDA allocates it. The GigaThread
+// engine admits a block when every used + footprint stays within the SM's limits, which gives
+// the same count as compute_occupancy for a single kernel and extends to concurrent kernels.
+struct BlockFootprint {
+  std::uint32_t threads = 0, warps = 0, registers = 0, shared_bytes = 0;
+};
+BlockFootprint block_footprint(const Arch& arch, const BlockResources& block);
+
 // Throws sim::InputError when one block cannot run at all (too many threads, registers or
 // shared bytes), naming the resource and the limit.
 Occupancy compute_occupancy(const Arch& arch, const BlockResources& block);

@@ -1,7 +1,11 @@
 #pragma once
 // A component driven by a clock. Each tick reports whether it made progress; a tick without
-// progress puts the component to sleep, and it costs nothing until wake() is called by whoever
-// changes its situation (a message arrives, a slot frees up). Akita's "smart ticking".
+// progress puts the component to sleep, and it costs nothing until it is woken: by wake() from
+// whoever changes its situation (a message arrives, a slot frees up), or by wake_at() when it
+// knows the cycle at which it will have work again (a scoreboard entry that becomes ready).
+// Akita's "smart ticking".
+#include <limits>
+
 #include "sim/component.hpp"
 #include "sim/engine.hpp"
 #include "sim/time.hpp"
@@ -13,26 +17,37 @@ class ClockedComponent : public Component, public EventHandler {
   ClockedComponent(Engine& engine, ClockDomain clock, std::string path)
       : Component(std::move(path)), engine_(engine), clock_(clock) {}
 
-  // Schedules a tick at the next edge that has not been ticked yet, unless one is scheduled.
-  void wake() {
-    if (tick_scheduled_) return;
-    Time edge = clock_.edge_at_or_after(engine_.now());
-    if (ticked_once_ && edge <= last_tick_) edge = last_tick_ + clock_.period();
-    tick_scheduled_ = true;
-    engine_.schedule(edge, *this, 0);
-  }
-  bool asleep() const { return !tick_scheduled_; }
+  // Ticks at the next edge that has not been ticked yet.
+  void wake() { wake_at_time(engine_.now()); }
+  // Ticks at cycle `cycle` (or the next untaken edge after it), unless a tick comes sooner.
+  void wake_at(Cycle cycle) { wake_at_time(clock_.time_of(cycle)); }
+
+  bool asleep() const { return scheduled_ == kNone; }
   const ClockDomain& clock() const { return clock_; }
   Engine& engine() const { return engine_; }
   std::uint64_t ticks() const { return ticks_; }
+  Cycle now_cycle() const { return clock_.cycle_at(engine_.now()); }
 
  protected:
-  // One clock edge. Return true if anything changed; false lets the component sleep.
+  // One clock edge. Return true if anything changed: the component then ticks again next edge.
+  // Return false to sleep (possibly after calling wake_at for a known future cycle).
   virtual bool tick(Cycle cycle) = 0;
 
  private:
+  static constexpr Time kNone = std::numeric_limits<Time>::max();
+
+  void wake_at_time(Time t) {
+    Time edge = clock_.edge_at_or_after(std::max(t, engine_.now()));
+    if (ticked_once_ && edge <= last_tick_) edge = last_tick_ + clock_.period();
+    if (scheduled_ <= edge) return;  // a tick at or before that edge is already coming
+    // A later tick may still be queued; it becomes stale and is ignored when it fires.
+    scheduled_ = edge;
+    engine_.schedule(edge, *this, 0);
+  }
+
   void on_event(Time now, std::uint64_t) final {
-    tick_scheduled_ = false;
+    if (now != scheduled_) return;  // stale: superseded by an earlier wake
+    scheduled_ = kNone;
     ticked_once_ = true;
     last_tick_ = now;
     ++ticks_;
@@ -45,8 +60,8 @@ class ClockedComponent : public Component, public EventHandler {
   Engine& engine_;
   ClockDomain clock_;
   Time last_tick_ = 0;
+  Time scheduled_ = kNone;
   std::uint64_t ticks_ = 0;
-  bool tick_scheduled_ = false;
   bool ticked_once_ = false;
 };
 

@@ -23,8 +23,17 @@ struct MemoryAccessResult {
 
 // Counters in ncu's terms (CONTRACT.md names); totals over the whole GPU.
 struct MemoryCounters {
+  // requests: warp instructions with an active lane; sectors: distinct 32-byte sectors touched;
+  // transactions: accesses to the next level (128-byte lines on Fermi's caching L1 path, S3.4's
+  // 1/2/4-segment transactions for Fermi/Kepler stores, else sectors); bytes_requested: distinct
+  // bytes the lanes use; bytes_moved: what the transactions carry, so
+  // gld_efficiency = gld_bytes_requested / gld_bytes_moved (S3.7).
   std::uint64_t gld_requests = 0, gld_sectors = 0, gld_transactions = 0, gld_bytes_requested = 0;
+  std::uint64_t gld_bytes_moved = 0;
   std::uint64_t gst_requests = 0, gst_sectors = 0, gst_transactions = 0, gst_bytes_requested = 0;
+  std::uint64_t gst_bytes_moved = 0;
+  // L1 lookups include store sectors on a sectored L1 (they pass through it and miss), as
+  // ncu's l1tex__t_sector_hit_rate does.
   std::uint64_t l1_sector_hits = 0, l1_sector_lookups = 0;
   std::uint64_t l2_sector_hits = 0, l2_sector_lookups = 0;
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
@@ -44,6 +53,13 @@ class MemorySystem {
   virtual MemoryAccessResult access(std::uint32_t sm, std::uint32_t kernel_slot, const traces::Instruction& inst,
                                     sim::Cycle now) = 0;
   virtual const MemoryCounters& counters() const = 0;
+  // S4.6: cudaCtxResetPersistingL2Cache(): every persisting L2 line becomes normal.
+  virtual void reset_persisting() = 0;
+  // Bytes of L2 held by persisting lines now (S4.6: they shrink the L2 left for normal use).
+  virtual std::uint64_t persisting_bytes() const = 0;
+  // Writes dirty L2 sectors back to DRAM. ncu's dram__bytes_write counts only what a kernel
+  // evicts (offset.csv lg=20: 0 bytes for 4 MB stored), so the simulator need not call this.
+  virtual void flush(sim::Cycle now) = 0;
 };
 
 // The full memory system of SPEC S3 and S4 for an architecture.

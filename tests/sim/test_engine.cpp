@@ -175,3 +175,19 @@ TEST_CASE("no deadlock is reported when all work completes", "[sim][deadlock]") 
   REQUIRE_NOTHROW(engine.run());
   REQUIRE(w.work == 0);
 }
+
+TEST_CASE("wake_at sleeps until a known cycle, and an earlier wake supersedes a later one", "[sim][clock]") {
+  Engine engine;
+  Worker w(engine, ClockDomain(10), "w");
+  w.work = 1;
+  w.wake_at(50);
+  w.wake_at(70);  // later than the one already scheduled: ignored
+  engine.run();
+  REQUIRE(w.busy_cycles == std::vector<Cycle>{50});
+  w.work = 1;
+  w.wake_at(100);
+  w.wake_at(80);  // earlier: the tick at 100 becomes stale
+  engine.run();
+  REQUIRE(w.busy_cycles == std::vector<Cycle>{50, 80});
+  REQUIRE(w.ticks() == 4);  // 50 busy, 51 idle, 80 busy, 81 idle; the stale 100 is not a tick
+}

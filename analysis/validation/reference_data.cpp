@@ -1,0 +1,79 @@
+#include "analysis/validation/reference_data.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "sim/config.hpp"
+#include "sim/errors.hpp"
+
+namespace warpsim::analysis {
+namespace fs = std::filesystem;
+namespace {
+std::vector<std::string> split(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  std::string cell;
+  std::istringstream in(line);
+  while (std::getline(in, cell, sep)) out.push_back(cell);
+  if (!line.empty() && line.back() == sep) out.emplace_back();
+  return out;
+}
+}  // namespace
+
+CsvTable read_csv(const fs::path& path) {
+  CsvTable t;
+  t.path = path.string();
+  std::ifstream in(path);
+  if (!in) throw sim::InputError(t.path, "cannot open reference table");
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    auto cells = split(line, ',');
+    if (t.columns.empty()) {
+      t.columns = cells;
+      continue;
+    }
+    if (cells.size() != t.columns.size())
+      throw sim::InputError(t.path + ":" + std::to_string(line_no),
+                            "expected " + std::to_string(t.columns.size()) + " cells, found " + std::to_string(cells.size()));
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < cells.size(); ++i) row[t.columns[i]] = cells[i];
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+double CsvTable::number(std::size_t row, const std::string& column) const {
+  auto it = rows.at(row).find(column);
+  double v = 0;
+  if (it == rows.at(row).end() || !sim::parse_float(it->second, v))
+    throw sim::InputError(path + ": row " + std::to_string(row + 1), "no number in column '" + column + "'");
+  return v;
+}
+
+fs::path validation_data_dir() {
+  if (const char* env = std::getenv("WARPSIM_DATA_DIR"); env && *env) return env;
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = '\0';
+    fs::path installed = fs::path(self).parent_path().parent_path() / "share" / "warpsim" / "validation";
+    if (fs::is_directory(installed)) return installed;
+  }
+  return WARPSIM_VALIDATION_DATA_DIR;
+}
+
+std::map<std::string, std::string> split_params(const std::string& params) {
+  std::map<std::string, std::string> out;
+  for (const auto& kv : split(params, ';')) {
+    auto eq = kv.find('=');
+    if (eq != std::string::npos) out[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return out;
+}
+
+}  // namespace warpsim::analysis

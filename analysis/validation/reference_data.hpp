@@ -1,0 +1,27 @@
+#pragma once
+// Reading the reference tables that ship with warpsim (analysis/validation/data/).
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warpsim::analysis {
+
+// A CSV file as rows of column -> text. Lines starting with '#' are comments.
+struct CsvTable {
+  std::string path;
+  std::vector<std::string> columns;
+  std::vector<std::map<std::string, std::string>> rows;
+  // Numeric cell; throws InputError naming file:row:column when absent or not a number.
+  double number(std::size_t row, const std::string& column) const;
+};
+CsvTable read_csv(const std::filesystem::path& path);
+
+// Where the reference data lives: $WARPSIM_DATA_DIR, the install's share/warpsim/validation,
+// or the source tree.
+std::filesystem::path validation_data_dir();
+
+// "lg=20;bs=512;offset=1" -> {lg: 20, bs: 512, offset: 1}
+std::map<std::string, std::string> split_params(const std::string& params);
+
+}  // namespace warpsim::analysis

@@ -1,0 +1,87 @@
+#include "models/core/gigathread.hpp"
+
+#include <sstream>
+
+#include "sim/errors.hpp"
+
+namespace warpsim::models {
+
+GigaThread::GigaThread(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch,
+                       std::vector<std::unique_ptr<Sm>>& sms)
+    : sim::ClockedComponent(engine, clock, "gpu.gigathread"), arch_(arch), sms_(sms) {}
+
+std::uint32_t GigaThread::launch(std::unique_ptr<traces::KernelSource> source) {
+  auto run = std::make_unique<KernelRun>();
+  run->info = source->info();
+  run->source = std::move(source);
+  BlockResources resources{static_cast<std::uint32_t>(run->info.threads_per_block()),
+                           run->info.registers_per_thread, run->info.shared_bytes_per_block};
+  run->occupancy = compute_occupancy(arch_, resources);  // throws if a block can never run
+  run->footprint = block_footprint(arch_, resources);
+  run->total_blocks = run->info.grid.count();
+  run->start = now_cycle();
+  run->end = run->start;
+  kernels_.push_back(std::move(run));
+  wake();
+  return static_cast<std::uint32_t>(kernels_.size() - 1);
+}
+
+bool GigaThread::all_done() const {
+  for (const auto& k : kernels_)
+    if (!k->done()) return false;
+  return true;
+}
+
+bool GigaThread::stream_busy(std::uint64_t stream) const {
+  for (const auto& k : kernels_)
+    if (!k->done() && k->info.stream_id == stream) return true;
+  return false;
+}
+
+bool GigaThread::tick(sim::Cycle now) {
+  for (std::uint32_t slot = 0; slot < kernels_.size(); ++slot) {
+    KernelRun& k = *kernels_[slot];
+    if (k.next_block == k.total_blocks) continue;
+    // Round-robin over SMs, starting after the one that got the last block.
+    for (std::uint32_t i = 0; i < sms_.size(); ++i) {
+      std::uint32_t sm = (next_sm_ + i) % sms_.size();
+      if (!sms_[sm]->fits(k.footprint)) continue;
+      auto warps = k.source->open_block(k.next_block++);
+      sms_[sm]->launch_block(slot, k.footprint, std::move(warps), now + arch_.block_start_latency_cycles);
+      next_sm_ = (sm + 1) % sms_.size();
+      engine().note_progress();
+      if (arch_.block_dispatch_interval_cycles > 1) {
+        wake_at(now + arch_.block_dispatch_interval_cycles);
+        return false;
+      }
+      return true;
+    }
+  }
+  return false;  // nothing fits: sleep until a block retires
+}
+
+void GigaThread::on_block_retired(std::uint32_t, std::uint32_t kernel_slot, sim::Cycle now,
+                                  sim::Cycle last_memory_ready) {
+  KernelRun& k = *kernels_[kernel_slot];
+  ++k.retired_blocks;
+  k.last_memory_ready = std::max(k.last_memory_ready, last_memory_ready);
+  if (k.done()) k.end = std::max(now, k.last_memory_ready);
+  wake();
+}
+
+bool GigaThread::has_pending_work() const {
+  for (const auto& k : kernels_)
+    if (k->next_block < k->total_blocks) return true;
+  return false;
+}
+
+std::string GigaThread::waiting_for() const {
+  std::ostringstream out;
+  for (const auto& k : kernels_)
+    if (k->next_block < k->total_blocks)
+      out << k->info.name << ": " << (k->total_blocks - k->next_block) << " blocks not dispatched; ";
+  out << "an SM with room for the next block";
+  return out.str();
+}
+
+}  // namespace warpsim::models

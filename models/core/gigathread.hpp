@@ -1,0 +1,55 @@
+#pragma once
+// The GigaThread engine (S1.1): hands thread blocks of the running kernels to SMs as their
+// resources free up, in block-id order, at most one block every `block_dispatch_interval_cycles`
+// GPU-wide; a block's warps become schedulable `block_start_latency_cycles` later. Several
+// kernels (different streams) may be resident at once; older launches are served first.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/arch.hpp"
+#include "models/core/sm.hpp"
+#include "models/occupancy.hpp"
+#include "sim/clocked_component.hpp"
+#include "traces/kernel_source.hpp"
+
+namespace warpsim::models {
+
+struct KernelRun {
+  std::unique_ptr<traces::KernelSource> source;
+  traces::KernelInfo info;
+  BlockFootprint footprint;
+  Occupancy occupancy;
+  std::uint64_t total_blocks = 0, next_block = 0, retired_blocks = 0;
+  sim::Cycle start = 0, end = 0, last_memory_ready = 0;
+  bool done() const { return retired_blocks == total_blocks; }
+};
+
+class GigaThread final : public sim::ClockedComponent, public BlockRetireListener {
+ public:
+  GigaThread(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch, std::vector<std::unique_ptr<Sm>>& sms);
+
+  // Starts a kernel now; returns its slot. Throws InputError if one block cannot fit an SM.
+  std::uint32_t launch(std::unique_ptr<traces::KernelSource> source);
+  const KernelRun& kernel(std::uint32_t slot) const { return *kernels_[slot]; }
+  std::size_t kernel_count() const { return kernels_.size(); }
+  bool all_done() const;
+  // True while a kernel of this stream is running.
+  bool stream_busy(std::uint64_t stream) const;
+
+  void on_block_retired(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now,
+                        sim::Cycle last_memory_ready) override;
+  bool has_pending_work() const override;
+  std::string waiting_for() const override;
+
+ protected:
+  bool tick(sim::Cycle now) override;
+
+ private:
+  const Arch& arch_;
+  std::vector<std::unique_ptr<Sm>>& sms_;
+  std::vector<std::unique_ptr<KernelRun>> kernels_;
+  std::uint32_t next_sm_ = 0;
+};
+
+}  // namespace warpsim::models

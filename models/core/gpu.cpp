@@ -1,0 +1,70 @@
+#include "models/core/gpu.hpp"
+
+#include <algorithm>
+
+namespace warpsim::models {
+
+Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats)
+    // The deadlock watchdog allows far more than any memory latency: 10 million cycles.
+    : arch_(arch),
+      memory_(memory),
+      engine_(sim::ClockDomain::from_khz(arch.core_clock_khz).period() * 10'000'000ULL),
+      clock_(sim::ClockDomain::from_khz(arch.core_clock_khz)) {
+  // The GigaThread engine holds a reference to the SM list, filled right after.
+  gigathread_ = std::make_unique<GigaThread>(engine_, clock_, arch, sms_);
+  for (std::uint32_t i = 0; i < arch.sms; ++i)
+    sms_.push_back(std::make_unique<Sm>(engine_, clock_, arch, i, memory, *gigathread_, stats));
+  engine_.watch(*gigathread_);
+  for (const auto& sm : sms_) engine_.watch(*sm);
+}
+
+void Gpu::drain() { engine_.run(); }
+
+void Gpu::launch(std::unique_ptr<traces::KernelSource> kernel) {
+  for (const auto& w : kernel->warnings())
+    if (std::find(warnings_.begin(), warnings_.end(), w) == warnings_.end()) warnings_.push_back(w);
+  // Same-stream launches serialise. Waiting for the whole GPU instead of just that stream keeps
+  // the host simple and only matters for multi-stream traces that reuse a busy stream.
+  if (gigathread_->stream_busy(kernel->info().stream_id)) drain();
+  std::uint32_t slot = static_cast<std::uint32_t>(gigathread_->kernel_count());
+  memory_.begin_kernel(slot, kernel->info());
+  gigathread_->launch(std::move(kernel));
+}
+
+void Gpu::run(traces::Workload& workload) {
+  for (auto& step : workload.steps) {
+    if (step.kind == traces::WorkloadStep::Kind::Memcpy) {
+      drain();  // cudaMemcpy waits for the device
+      memory_.memcpy_to_device(step.memcpy.device_address, step.memcpy.bytes);
+    } else {
+      launch(step.launch.open());
+    }
+  }
+  drain();
+  for (std::uint32_t k = 0; k < gigathread_->kernel_count(); ++k) memory_.end_kernel(k);
+}
+
+void Gpu::run(std::unique_ptr<traces::KernelSource> kernel) {
+  launch(std::move(kernel));
+  drain();
+  for (std::uint32_t k = 0; k < gigathread_->kernel_count(); ++k) memory_.end_kernel(k);
+}
+
+GpuTotals Gpu::totals() {
+  GpuTotals t;
+  for (std::uint32_t k = 0; k < gigathread_->kernel_count(); ++k) t.cycles = std::max(t.cycles, gigathread_->kernel(k).end);
+  for (const auto& sm : sms_) {
+    sm->finish(t.cycles);
+    const SmCounters& c = sm->counters();
+    t.warp_instructions += c.instructions;
+    t.issue_events += c.issue_events;
+    t.dual_issues += c.dual_issues;
+    t.warp_cycles += c.warp_cycles;
+    t.active_cycles += c.active_cycles;
+    for (int s = 0; s < kSchedulerStateCount; ++s) t.state_cycles[s] += c.state_cycles[s];
+  }
+  for (int s = 0; s < kSchedulerStateCount; ++s) t.scheduler_cycles += t.state_cycles[s];
+  return t;
+}
+
+}  // namespace warpsim::models

@@ -1,0 +1,59 @@
+#pragma once
+// The simulated GPU: the engine, the GigaThread engine, the SMs and the memory system, wired
+// together, and the host that walks a workload's steps (copies and launches) in order.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/arch.hpp"
+#include "models/core/gigathread.hpp"
+#include "models/core/sm.hpp"
+#include "models/memory/memory_system.hpp"
+#include "sim/engine.hpp"
+#include "sim/stats.hpp"
+#include "traces/workload.hpp"
+
+namespace warpsim::models {
+
+struct GpuTotals {
+  sim::Cycle cycles = 0;
+  std::uint64_t warp_instructions = 0, issue_events = 0, dual_issues = 0;
+  std::uint64_t warp_cycles = 0, active_cycles = 0;
+  std::uint64_t state_cycles[kSchedulerStateCount] = {};
+  std::uint64_t scheduler_cycles = 0;  // all scheduler-cycles of the run
+};
+
+class Gpu {
+ public:
+  // The memory system is given from outside so unit tests can pass a fixed-latency stand-in.
+  Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats);
+
+  // Runs every step of the workload to completion. Copies wait for running kernels
+  // (cudaMemcpy is synchronous); a launch waits for the previous launch of its stream;
+  // launches on different streams overlap.
+  void run(traces::Workload& workload);
+  // Runs one kernel to completion (a workload of one launch).
+  void run(std::unique_ptr<traces::KernelSource> kernel);
+
+  // Closes the books (stall states, occupancy) at the end of the last kernel and sums the SMs.
+  GpuTotals totals();
+  const GigaThread& gigathread() const { return *gigathread_; }
+  std::vector<std::string> warnings() const { return warnings_; }
+  sim::Engine& engine() { return engine_; }
+
+ private:
+  void launch(std::unique_ptr<traces::KernelSource> kernel);
+  void drain();
+
+  const Arch& arch_;
+  MemorySystem& memory_;
+  sim::Engine engine_;
+  sim::ClockDomain clock_;
+  std::vector<std::unique_ptr<Sm>> sms_;
+  std::unique_ptr<GigaThread> gigathread_;
+  std::vector<std::string> warnings_;
+  std::vector<const traces::KernelSource*> sources_;
+};
+
+}  // namespace warpsim::models

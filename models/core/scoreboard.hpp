@@ -1,0 +1,67 @@
+#pragma once
+// A warp's register scoreboard (S2.1, S2.7): for every register, the cycle at which its pending
+// write lands. Latencies are known when an instruction issues (ALU latency from the preset, the
+// memory system's answer for loads), so readiness is a comparison, not an event.
+#include <algorithm>
+#include <array>
+#include <bitset>
+
+#include "sim/time.hpp"
+#include "traces/instruction.hpp"
+
+namespace warpsim::models {
+
+class Scoreboard {
+ public:
+  static constexpr int kRegisters = 264;  // R0..R254, RZ, P0..P7
+
+  void reset() {
+    ready_.fill(0);
+    from_memory_.reset();
+  }
+
+  // Earliest cycle the instruction's operands are ready: its sources (read after write) and its
+  // destinations (write after write: an in-order pipe must not reorder two writes).
+  sim::Cycle ready_cycle(const traces::Instruction& in) const {
+    sim::Cycle t = 0;
+    for (int i = 0; i < in.src_count; ++i) t = std::max(t, at(in.src[i]));
+    for (int i = 0; i < in.dst_count; ++i) t = std::max(t, at(in.dst[i]));
+    return t;
+  }
+
+  // True if the operand that holds the instruction back longest is written by a memory access.
+  bool blocked_by_memory(const traces::Instruction& in) const {
+    sim::Cycle worst = 0;
+    bool memory = false;
+    auto consider = [&](traces::Reg r) {
+      if (r >= kRegisters || at(r) < worst) return;
+      worst = at(r);
+      memory = from_memory_[r];
+    };
+    for (int i = 0; i < in.src_count; ++i) consider(in.src[i]);
+    for (int i = 0; i < in.dst_count; ++i) consider(in.dst[i]);
+    return memory;
+  }
+
+  // Records the destinations of an issued instruction. A load of 8 or 16 bytes per lane writes
+  // 2 or 4 consecutive registers, although traces name only the first.
+  void write(const traces::Instruction& in, sim::Cycle ready, bool from_memory) {
+    int span = (in.mem_op == traces::MemOp::Load && in.width > 4) ? in.width / 4 : 1;
+    for (int i = 0; i < in.dst_count; ++i) {
+      traces::Reg r = in.dst[i];
+      if (r >= kRegisters || r == traces::kRegRZ) continue;
+      for (int k = 0; k < span && r + k < kRegisters; ++k) {
+        ready_[r + k] = ready;
+        from_memory_[r + k] = from_memory;
+      }
+    }
+  }
+
+ private:
+  sim::Cycle at(traces::Reg r) const { return r < kRegisters ? ready_[r] : 0; }
+
+  std::array<sim::Cycle, kRegisters> ready_{};
+  std::bitset<kRegisters> from_memory_;
+};
+
+}  // namespace warpsim::models

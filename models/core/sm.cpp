@@ -1,0 +1,333 @@
+#include "models/core/sm.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <sstream>
+
+namespace warpsim::models {
+namespace {
+constexpr sim::Cycle kNever = std::numeric_limits<sim::Cycle>::max();
+constexpr int kUnits = traces::kUnitCount;
+}  // namespace
+
+Sm::Sm(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch, std::uint32_t id, MemorySystem& memory,
+       BlockRetireListener& listener, sim::StatsRegistry& stats)
+    : sim::ClockedComponent(engine, clock, "gpu.sm" + std::to_string(id)),
+      arch_(arch),
+      id_(id),
+      memory_(memory),
+      listener_(listener),
+      buffer_depth_(arch.dispatch_per_scheduler > 1 ? 2 : 1),
+      warps_(arch.max_warps_per_sm),
+      owned_(arch.schedulers),
+      rotation_(arch.schedulers, 0),
+      greedy_(arch.schedulers, 0),
+      blocks_(arch.max_blocks_per_sm),
+      state_(arch.schedulers, SchedulerState::Idle),
+      state_since_(arch.schedulers, 0) {
+  // S1.4: warp slot w belongs to scheduler w % schedulers.
+  for (std::uint32_t slot = 0; slot < warps_.size(); ++slot) {
+    warps_[slot].scheduler = static_cast<std::uint16_t>(slot % arch.schedulers);
+    owned_[slot % arch.schedulers].push_back(slot);
+  }
+  // S2.5: unit limits are SM-wide (Kepler) or per sub-partition (Hopper: each owns a quarter).
+  const std::uint32_t groups = arch.units_per_scheduler ? arch.schedulers : 1;
+  pools_.resize(std::size_t(groups) * kUnits);
+  for (std::uint32_t g = 0; g < groups; ++g)
+    for (int u = 0; u < kUnits; ++u) pools_[g * kUnits + u].configure(std::max(1u, arch.units.lanes[u] / groups));
+
+  const std::string p = path() + ".";
+  stats.add(p + "warp_instructions", counters_.instructions, "instructions", "warp instructions issued");
+  stats.add(p + "dual_issues", counters_.dual_issues, "cycles", "scheduler-cycles that issued two instructions");
+  stats.add(p + "issue_cycles", counters_.issue_events, "cycles", "scheduler-cycles that issued");
+  stats.add(p + "active_cycles", counters_.active_cycles, "cycles", "cycles with a resident warp");
+  stats.add(p + "warp_cycles", counters_.warp_cycles, "warp-cycles", "resident warps summed over cycles");
+  stats.add(p + "blocks", counters_.blocks, "blocks", "thread blocks completed");
+  for (int s = 1; s < kSchedulerStateCount; ++s)
+    stats.add(p + std::string(state_metric(SchedulerState(s))), counters_.state_cycles[s], "cycles",
+              "scheduler-cycles without issue, by reason");
+}
+
+UnitPool& Sm::pool(std::uint32_t scheduler, traces::Unit unit) {
+  const std::uint32_t group = arch_.units_per_scheduler ? scheduler : 0;
+  return pools_[group * kUnits + static_cast<int>(unit)];
+}
+
+bool Sm::fits(const BlockFootprint& f) const {
+  return used_blocks_ + 1 <= arch_.max_blocks_per_sm && used_threads_ + f.threads <= arch_.max_threads_per_sm &&
+         used_warps_ + f.warps <= arch_.max_warps_per_sm && used_registers_ + f.registers <= arch_.registers_per_sm &&
+         used_shared_ + f.shared_bytes <= arch_.shared_bytes_per_sm;
+}
+
+void Sm::change_resident_warps(int delta, sim::Cycle now) {
+  if (now > occupancy_since_) {
+    counters_.warp_cycles += std::uint64_t(resident_warps_) * (now - occupancy_since_);
+    if (resident_warps_ > 0) counters_.active_cycles += now - occupancy_since_;
+    occupancy_since_ = now;
+  }
+  resident_warps_ = static_cast<std::uint32_t>(static_cast<int>(resident_warps_) + delta);
+}
+
+void Sm::set_state(std::uint32_t s, SchedulerState state, sim::Cycle now) {
+  if (now > state_since_[s]) {
+    counters_.state_cycles[static_cast<int>(state_[s])] += now - state_since_[s];
+    state_since_[s] = now;
+  }
+  state_[s] = state;
+}
+
+void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
+                      std::vector<std::unique_ptr<traces::WarpStream>> streams, sim::Cycle start) {
+  std::uint32_t b = 0;
+  while (blocks_[b].active) ++b;  // fits() guaranteed a free block slot
+  Block& block = blocks_[b];
+  block = Block{};
+  block.active = true;
+  block.kernel_slot = kernel_slot;
+  block.footprint = f;
+  block.warps_total = static_cast<std::uint32_t>(streams.size());
+  used_blocks_ += 1;
+  used_threads_ += f.threads;
+  used_warps_ += f.warps;
+  used_registers_ += f.registers;
+  used_shared_ += f.shared_bytes;
+
+  const sim::Cycle now = now_cycle();
+  for (auto& stream : streams) {
+    // Spread the block's warps over the schedulers, as consecutive warp ids are (S1.4).
+    std::uint32_t slot = std::numeric_limits<std::uint32_t>::max();
+    for (std::uint32_t tries = 0; tries < arch_.schedulers && slot == std::numeric_limits<std::uint32_t>::max(); ++tries) {
+      const auto& mine = owned_[(next_scheduler_ + tries) % arch_.schedulers];
+      for (std::uint32_t candidate : mine)
+        if (!warps_[candidate].active) {
+          slot = candidate;
+          break;
+        }
+    }
+    next_scheduler_ = (next_scheduler_ + 1) % arch_.schedulers;
+    Warp& w = warps_[slot];
+    w.stream = std::move(stream);
+    w.head = 0;
+    w.count = 0;
+    w.stream_done = false;
+    w.scoreboard.reset();
+    w.ready_at = start;
+    w.block_slot = b;
+    w.kernel_slot = kernel_slot;
+    w.age = warps_launched_++;
+    w.active = true;
+    w.at_barrier = false;
+    change_resident_warps(+1, now);
+    if (!w.fill(buffer_depth_)) retire_warp(slot, now);  // a warp a trace recorded with no instructions
+  }
+  for (std::uint32_t s = 0; s < arch_.schedulers; ++s)
+    if (state_[s] == SchedulerState::Idle) set_state(s, SchedulerState::NoEligible, now);
+  if (block.warps_finished == block.warps_total) retire_queue_.push_back(b);
+  wake_at(start);
+}
+
+void Sm::retire_warp(std::uint32_t slot, sim::Cycle now) {
+  Warp& w = warps_[slot];
+  w.active = false;
+  w.stream.reset();
+  change_resident_warps(-1, now);
+  Block& block = blocks_[w.block_slot];
+  ++block.warps_finished;
+  release_barrier_if_complete(block, now);  // the warps still running may all be waiting
+}
+
+void Sm::arrive_at_barrier(Block& block, sim::Cycle now) {
+  ++block.warps_at_barrier;
+  release_barrier_if_complete(block, now);
+}
+
+void Sm::release_barrier_if_complete(Block& block, sim::Cycle now) {
+  // S2.8: __syncthreads releases when every warp of the block that has not exited arrived.
+  if (block.warps_at_barrier == 0 || block.warps_at_barrier < block.warps_total - block.warps_finished) return;
+  block.warps_at_barrier = 0;
+  const std::uint32_t b = static_cast<std::uint32_t>(&block - blocks_.data());
+  for (Warp& w : warps_)
+    if (w.active && w.block_slot == b && w.at_barrier) {
+      w.at_barrier = false;
+      w.ready_at = std::max(w.ready_at, now + 1);
+    }
+}
+
+void Sm::issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
+  const traces::Instruction& in = w.front();
+  UnitPool& unit = pool(scheduler, in.unit);
+  ++counters_.instructions;
+  if (in.is_memory()) {
+    MemoryAccessResult r{now + 1, 1};
+    if (in.active_mask != 0) r = memory_.access(id_, w.kernel_slot, in, now);
+    unit.consume(r.issue_cycles);
+    w.scoreboard.write(in, r.ready, true);
+    Block& block = blocks_[w.block_slot];
+    block.last_memory_ready = std::max(block.last_memory_ready, r.ready);
+  } else {
+    unit.consume(1);
+    w.scoreboard.write(in, now + arch_.latency[static_cast<int>(in.unit)], false);
+  }
+  if (in.control == traces::Control::Barrier) {
+    w.at_barrier = true;
+    w.pop();
+    arrive_at_barrier(blocks_[w.block_slot], now);
+    return;
+  }
+  w.pop();
+}
+
+void Sm::advance(Warp& w, std::uint32_t slot, sim::Cycle now) {
+  if (!w.fill(buffer_depth_)) {
+    Block& block = blocks_[w.block_slot];
+    retire_warp(slot, now);
+    if (block.warps_finished == block.warps_total)
+      retire_queue_.push_back(static_cast<std::uint32_t>(&block - blocks_.data()));
+    return;
+  }
+  w.ready_at = std::max(now + 1, w.scoreboard.ready_cycle(w.front()));
+}
+
+bool Sm::try_dual_issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
+  // S2.3/S2.4: the warp's next instruction issues in the same cycle if it is independent of the
+  // first (the scoreboard already holds the first's destinations), its unit still has room, and
+  // neither is a DP instruction when the preset forbids that pairing.
+  if (w.count < 1 || w.at_barrier) return false;
+  const traces::Instruction& next = w.front();
+  if (next.control != traces::Control::None) return false;
+  if (w.scoreboard.ready_cycle(next) > now) return false;
+  if (!pool(scheduler, next.unit).can_issue(now)) return false;
+  return true;
+}
+
+bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
+  const auto& mine = owned_[s];
+  const std::uint32_t n = static_cast<std::uint32_t>(mine.size());
+  bool saw_unit_busy = false;
+  std::uint32_t chosen = n;
+
+  auto eligible = [&](const Warp& w) {
+    if (!w.active || w.at_barrier || w.ready_at > now || w.count == 0) return false;
+    if (!pool(s, w.front().unit).can_issue(now)) {
+      saw_unit_busy = true;
+      return false;
+    }
+    return true;
+  };
+
+  if (arch_.scheduler_policy == SchedulerPolicy::GreedyThenOldest) {
+    // Keep issuing from the last warp while it can; otherwise the oldest that can.
+    if (eligible(warps_[mine[greedy_[s]]])) chosen = greedy_[s];
+    for (std::uint32_t i = 0; i < n && chosen != greedy_[s]; ++i)
+      if (eligible(warps_[mine[i]]) && (chosen == n || warps_[mine[i]].age < warps_[mine[chosen]].age)) chosen = i;
+  } else {
+    // S2.6: fair rotation — start after the warp that issued last.
+    for (std::uint32_t k = 0; k < n; ++k) {
+      std::uint32_t i = (rotation_[s] + k) % n;
+      if (eligible(warps_[mine[i]])) {
+        chosen = i;
+        break;
+      }
+    }
+  }
+  if (chosen == n) {
+    set_state(s, stalled_state(s, now, saw_unit_busy), now);
+    return false;
+  }
+
+  const std::uint32_t slot = mine[chosen];
+  Warp& w = warps_[slot];
+  const bool first_is_fp64 = w.front().unit == traces::Unit::Fp64;
+  const bool first_is_control = w.front().control != traces::Control::None;
+  issue(w, s, now);
+  ++counters_.issue_events;
+  if (arch_.dispatch_per_scheduler > 1 && !first_is_control && w.active &&
+      !(arch_.fp64_blocks_dual_issue && (first_is_fp64 || (w.count > 0 && w.front().unit == traces::Unit::Fp64))) &&
+      try_dual_issue(w, s, now)) {
+    issue(w, s, now);
+    ++counters_.dual_issues;
+  }
+  advance(w, slot, now);
+  rotation_[s] = (chosen + 1) % n;
+  greedy_[s] = chosen;
+  set_state(s, SchedulerState::Issued, now);
+  return true;
+}
+
+SchedulerState Sm::stalled_state(std::uint32_t s, sim::Cycle now, bool saw_unit_busy) const {
+  if (saw_unit_busy) return SchedulerState::UnitBusy;
+  const Warp* closest = nullptr;
+  bool any = false, all_at_barrier = true;
+  for (std::uint32_t slot : owned_[s]) {
+    const Warp& w = warps_[slot];
+    if (!w.active) continue;
+    any = true;
+    if (w.at_barrier) continue;
+    all_at_barrier = false;
+    if (w.count > 0 && (!closest || w.ready_at < closest->ready_at)) closest = &w;
+  }
+  if (!any) return SchedulerState::Idle;
+  if (all_at_barrier) return SchedulerState::Barrier;
+  if (!closest) return SchedulerState::NoEligible;
+  if (closest->scoreboard.ready_cycle(closest->front()) <= now) return SchedulerState::NoEligible;
+  return closest->scoreboard.blocked_by_memory(closest->front()) ? SchedulerState::MemoryDependency
+                                                                 : SchedulerState::AluDependency;
+}
+
+sim::Cycle Sm::next_wake(sim::Cycle now) {
+  sim::Cycle next = kNever;
+  for (const Warp& w : warps_)
+    if (w.active && !w.at_barrier && w.count > 0) next = std::min(next, std::max(w.ready_at, now + 1));
+  return next;
+}
+
+bool Sm::tick(sim::Cycle now) {
+  while (!retire_queue_.empty()) {
+    std::uint32_t b = retire_queue_.back();
+    retire_queue_.pop_back();
+    Block& block = blocks_[b];
+    block.active = false;
+    used_blocks_ -= 1;
+    used_threads_ -= block.footprint.threads;
+    used_warps_ -= block.footprint.warps;
+    used_registers_ -= block.footprint.registers;
+    used_shared_ -= block.footprint.shared_bytes;
+    ++counters_.blocks;
+    listener_.on_block_retired(id_, block.kernel_slot, now, block.last_memory_ready);
+  }
+  // The schedulers compete for SM-wide units (S2.5); which one asks first rotates every cycle,
+  // or the last one would starve whenever the others can fill the units on their own.
+  bool issued = false;
+  for (std::uint32_t k = 0; k < arch_.schedulers; ++k) issued |= issue_from((now + k) % arch_.schedulers, now);
+  if (!retire_queue_.empty()) return true;  // retire next cycle
+  if (issued) return true;
+  sim::Cycle next = next_wake(now);
+  for (std::uint32_t s = 0; s < arch_.schedulers && next > now + 1; ++s)
+    if (state_[s] == SchedulerState::UnitBusy) next = now + 1;
+  if (next != kNever) wake_at(next);
+  return false;
+}
+
+void Sm::finish(sim::Cycle end) {
+  change_resident_warps(0, end);
+  for (std::uint32_t s = 0; s < arch_.schedulers; ++s) set_state(s, state_[s], end);
+}
+
+std::string Sm::waiting_for() const {
+  int barrier = 0, memory = 0, other = 0;
+  for (const Warp& w : warps_) {
+    if (!w.active) continue;
+    if (w.at_barrier)
+      ++barrier;
+    else if (w.count > 0 && w.scoreboard.blocked_by_memory(w.front()))
+      ++memory;
+    else
+      ++other;
+  }
+  std::ostringstream out;
+  out << resident_warps_ << " resident warps (" << barrier << " at a barrier, " << memory << " on memory, " << other
+      << " other)";
+  return out.str();
+}
+
+}  // namespace warpsim::models

@@ -1,0 +1,108 @@
+#pragma once
+// One streaming multiprocessor (SPEC S1, S2): resident blocks and warps, warp schedulers with one
+// or two dispatch units, execution-unit issue limits, per-warp scoreboards, block barriers.
+// It ticks only while some warp can issue; otherwise it sleeps until the first scoreboard entry
+// it waits on becomes ready, or until the GigaThread engine hands it a block.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/arch.hpp"
+#include "models/core/stall_reason.hpp"
+#include "models/core/unit_pool.hpp"
+#include "models/core/warp.hpp"
+#include "models/memory/memory_system.hpp"
+#include "models/occupancy.hpp"
+#include "sim/clocked_component.hpp"
+#include "sim/stats.hpp"
+
+namespace warpsim::models {
+
+// Told when a block has retired, so its resources can go to the next one.
+class BlockRetireListener {
+ public:
+  virtual ~BlockRetireListener() = default;
+  // `last_memory_ready`: when the block's last memory access completes (stores may still be in
+  // flight when the warps exit; the kernel is not done before they land).
+  virtual void on_block_retired(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now,
+                                sim::Cycle last_memory_ready) = 0;
+};
+
+struct SmCounters {
+  std::uint64_t instructions = 0;  // warp instructions issued
+  std::uint64_t issue_events = 0;  // scheduler-cycles that issued one or two instructions
+  std::uint64_t dual_issues = 0;   // of those, the ones that issued two (S2.3)
+  std::uint64_t state_cycles[kSchedulerStateCount] = {};
+  std::uint64_t warp_cycles = 0;    // sum over cycles of resident warps (achieved occupancy)
+  std::uint64_t active_cycles = 0;  // cycles with at least one resident warp
+  std::uint64_t blocks = 0;         // blocks run to completion
+};
+
+class Sm final : public sim::ClockedComponent {
+ public:
+  Sm(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch, std::uint32_t id, MemorySystem& memory,
+     BlockRetireListener& listener, sim::StatsRegistry& stats);
+
+  bool fits(const BlockFootprint& block) const;
+  // Makes a block resident; its warps may issue from cycle `start`.
+  void launch_block(std::uint32_t kernel_slot, const BlockFootprint& footprint,
+                    std::vector<std::unique_ptr<traces::WarpStream>> warps, sim::Cycle start);
+  // Closes the books at the end of the run: stall states and occupancy up to `end`.
+  void finish(sim::Cycle end);
+
+  const SmCounters& counters() const { return counters_; }
+  std::uint32_t resident_warps() const { return resident_warps_; }
+  bool has_pending_work() const override { return resident_warps_ > 0 || !retire_queue_.empty(); }
+  std::string waiting_for() const override;
+
+ protected:
+  bool tick(sim::Cycle now) override;
+
+ private:
+  struct Block {
+    bool active = false;
+    std::uint32_t kernel_slot = 0;
+    BlockFootprint footprint;
+    std::uint32_t warps_total = 0, warps_finished = 0, warps_at_barrier = 0;
+    sim::Cycle last_memory_ready = 0;
+  };
+
+  bool issue_from(std::uint32_t scheduler, sim::Cycle now);
+  bool try_dual_issue(Warp& warp, std::uint32_t scheduler, sim::Cycle now);
+  void issue(Warp& warp, std::uint32_t scheduler, sim::Cycle now);
+  void advance(Warp& warp, std::uint32_t slot, sim::Cycle now);
+  void arrive_at_barrier(Block& block, sim::Cycle now);
+  void release_barrier_if_complete(Block& block, sim::Cycle now);
+  void retire_warp(std::uint32_t slot, sim::Cycle now);
+  SchedulerState stalled_state(std::uint32_t scheduler, sim::Cycle now, bool saw_unit_busy) const;
+  void set_state(std::uint32_t scheduler, SchedulerState state, sim::Cycle now);
+  void change_resident_warps(int delta, sim::Cycle now);
+  UnitPool& pool(std::uint32_t scheduler, traces::Unit unit);
+  sim::Cycle next_wake(sim::Cycle now);
+
+  const Arch& arch_;
+  const std::uint32_t id_;
+  MemorySystem& memory_;
+  BlockRetireListener& listener_;
+  const int buffer_depth_;  // 2 when the preset can dual-issue, else 1
+
+  std::vector<Warp> warps_;                           // slot -> warp
+  std::vector<std::vector<std::uint32_t>> owned_;     // scheduler -> its warp slots
+  std::vector<std::uint32_t> rotation_;               // scheduler -> next position to look at (S2.6)
+  std::vector<std::uint32_t> greedy_;                 // scheduler -> last warp issued (gto)
+  std::vector<Block> blocks_;
+  std::vector<UnitPool> pools_;                       // [pool group][unit]
+  std::vector<std::uint32_t> retire_queue_;           // blocks whose warps all finished at launch
+  std::vector<SchedulerState> state_;
+  std::vector<sim::Cycle> state_since_;
+
+  std::uint32_t used_threads_ = 0, used_warps_ = 0, used_blocks_ = 0, used_registers_ = 0, used_shared_ = 0;
+  std::uint32_t resident_warps_ = 0;
+  std::uint32_t next_scheduler_ = 0;
+  std::uint64_t warps_launched_ = 0;
+  sim::Cycle occupancy_since_ = 0;
+  SmCounters counters_;
+};
+
+}  // namespace warpsim::models

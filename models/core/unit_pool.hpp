@@ -1,0 +1,52 @@
+#pragma once
+// Issue bandwidth of one execution-unit class (S2.5): `lanes` lane-slots arrive per cycle and a
+// warp instruction takes 32 of them, so 192 FP32 lanes issue 6 warp instructions per cycle and
+// 16 SFU lanes one every other cycle. A memory instruction that needs N accesses takes N issue
+// slots of the LD/ST unit (S3.1 replays) and may drive the credit negative, blocking the unit
+// for the following cycles. Credits refill lazily, so a sleeping SM costs nothing.
+#include <algorithm>
+#include <cstdint>
+
+#include "sim/time.hpp"
+
+namespace warpsim::models {
+
+class UnitPool {
+ public:
+  static constexpr std::int64_t kWarpSlots = 32;
+
+  void configure(std::uint32_t lanes) {
+    lanes_ = lanes;
+    cap_ = std::max<std::int64_t>(lanes, kWarpSlots);
+    credits_ = cap_;
+    last_ = 0;
+  }
+
+  bool can_issue(sim::Cycle now) {
+    refill(now);
+    return credits_ >= kWarpSlots;
+  }
+  // Takes `issue_slots` warp-instruction slots (1 + replays).
+  void consume(std::uint32_t issue_slots) { credits_ -= kWarpSlots * static_cast<std::int64_t>(issue_slots); }
+  // First cycle at which can_issue will be true again.
+  sim::Cycle next_free(sim::Cycle now) {
+    refill(now);
+    if (credits_ >= kWarpSlots) return now;
+    return now + static_cast<sim::Cycle>((kWarpSlots - credits_ + lanes_ - 1) / lanes_);
+  }
+
+ private:
+  void refill(sim::Cycle now) {
+    if (now <= last_) return;
+    std::int64_t gained = static_cast<std::int64_t>(std::min<sim::Cycle>(now - last_, 1u << 20)) * lanes_;
+    credits_ = std::min(cap_, credits_ + gained);
+    last_ = now;
+  }
+
+  std::int64_t lanes_ = kWarpSlots;
+  std::int64_t cap_ = kWarpSlots;
+  std::int64_t credits_ = kWarpSlots;
+  sim::Cycle last_ = 0;
+};
+
+}  // namespace warpsim::models

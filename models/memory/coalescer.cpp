@@ -1,0 +1,143 @@
+// The coalescing rules of SPEC S3.2-S3.4 and S3.10; see coalescer.hpp.
+#include "models/memory/coalescer.hpp"
+
+#include <algorithm>
+
+namespace warpsim::models::memory {
+namespace {
+
+std::uint32_t byte_mask(std::uint32_t first, std::uint32_t length) {
+  return static_cast<std::uint32_t>(((std::uint64_t{1} << length) - 1) << first);
+}
+
+// Insertion sort: warps are nearly always in address order already, so this is linear in
+// practice and allocation-free.
+template <class T, class Key>
+void sort_small(T* items, std::uint32_t count, Key key) {
+  for (std::uint32_t i = 1; i < count; ++i) {
+    T item = items[i];
+    std::uint32_t j = i;
+    while (j > 0 && key(items[j - 1]) > key(item)) {
+      items[j] = items[j - 1];
+      --j;
+    }
+    items[j] = item;
+  }
+}
+
+}  // namespace
+
+std::uint32_t SectorSet::useful_bytes() const {
+  std::uint32_t bytes = 0;
+  for (std::uint32_t i = 0; i < count; ++i) bytes += static_cast<std::uint32_t>(__builtin_popcount(used[i]));
+  return bytes;
+}
+
+std::uint32_t SectorSet::distinct_blocks(std::uint32_t block_bytes) const {
+  std::uint32_t blocks = 0;
+  std::uint64_t last = ~std::uint64_t{0};
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint64_t block = address[i] / block_bytes;
+    if (block != last) ++blocks, last = block;
+  }
+  return blocks;
+}
+
+void gather_sectors(const traces::Instruction& inst, SectorSet& out) {
+  struct Piece {
+    std::uint64_t sector;
+    std::uint32_t mask;
+  };
+  Piece pieces[kMaxSectors];
+  std::uint32_t n = 0;
+  const std::uint32_t width = inst.width == 0 ? 4 : inst.width;
+  std::uint32_t mask = inst.active_mask;
+  while (mask != 0) {
+    const int lane = __builtin_ctz(mask);
+    mask &= mask - 1;
+    const std::uint64_t addr = inst.addr[static_cast<std::size_t>(lane)];
+    const std::uint64_t sector = addr & ~std::uint64_t{kSectorBytes - 1};
+    const std::uint32_t offset = static_cast<std::uint32_t>(addr - sector);
+    if (offset + width <= kSectorBytes) {
+      pieces[n++] = {sector, byte_mask(offset, width)};
+    } else {  // straddles a sector boundary (unaligned access)
+      const std::uint32_t first = kSectorBytes - offset;
+      pieces[n++] = {sector, byte_mask(offset, first)};
+      pieces[n++] = {sector + kSectorBytes, byte_mask(0, std::min(width - first, kSectorBytes))};
+    }
+  }
+  sort_small(pieces, n, [](const Piece& p) { return p.sector; });
+  out.count = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (out.count > 0 && out.address[out.count - 1] == pieces[i].sector) {
+      out.used[out.count - 1] |= pieces[i].mask;
+    } else {
+      out.address[out.count] = pieces[i].sector;
+      out.used[out.count] = pieces[i].mask;
+      ++out.count;
+    }
+  }
+}
+
+void gather_blocks(const SectorSet& sectors, std::uint32_t block_bytes, BlockList& out) {
+  out.count = 0;
+  for (std::uint32_t i = 0; i < sectors.count; ++i) {
+    const std::uint64_t block = sectors.address[i] / block_bytes * block_bytes;
+    if (out.count == 0 || out.address[out.count - 1] != block) out.address[out.count++] = block;
+  }
+}
+
+void plan_store_transactions(const SectorSet& sectors, StoreTransactionList& out) {
+  out.count = 0;
+  std::uint32_t i = 0;
+  while (i < sectors.count) {
+    // The touched segments of one 128-byte region, as a 4-bit mask (sectors are sorted).
+    const std::uint64_t region = sectors.address[i] & ~std::uint64_t{127};
+    std::uint32_t segments = 0;
+    while (i < sectors.count && (sectors.address[i] & ~std::uint64_t{127}) == region) {
+      segments |= 1u << ((sectors.address[i] - region) / kSectorBytes);
+      ++i;
+    }
+    const bool low_half = (segments & 0b0011) != 0, high_half = (segments & 0b1100) != 0;
+    if (low_half && high_half) {
+      out.items[out.count++] = {region, 4};
+      continue;
+    }
+    const std::uint64_t half = region + (high_half ? 64 : 0);
+    const std::uint32_t pair = high_half ? segments >> 2 : segments;
+    if (pair == 0b11) {
+      out.items[out.count++] = {half, 2};
+    } else {
+      out.items[out.count++] = {half + (pair == 0b10 ? kSectorBytes : 0), 1};
+    }
+  }
+}
+
+SharedAccessShape shared_bank_shape(const traces::Instruction& inst) {
+  // Distinct 4-byte words per bank. A 16-byte access covers 4 words; 32 lanes x 4 words = 128.
+  std::uint64_t words[kWarpWords];
+  std::uint32_t n = 0;
+  const std::uint32_t width = inst.width == 0 ? 4 : inst.width;
+  const std::uint32_t words_per_lane = std::max<std::uint32_t>(1, width / kSharedBankBytes);
+  std::uint32_t mask = inst.active_mask;
+  while (mask != 0) {
+    const int lane = __builtin_ctz(mask);
+    mask &= mask - 1;
+    const std::uint64_t first = inst.addr[static_cast<std::size_t>(lane)] / kSharedBankBytes;
+    for (std::uint32_t w = 0; w < words_per_lane; ++w) words[n++] = first + w;
+  }
+  SharedAccessShape shape;
+  if (n == 0) return shape;
+  sort_small(words, n, [](std::uint64_t w) { return w; });
+  std::uint32_t per_bank[kSharedBanks] = {};
+  std::uint32_t distinct = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (i > 0 && words[i] == words[i - 1]) continue;  // broadcast: same word, one read
+    ++distinct;
+    shape.wavefronts = std::max(shape.wavefronts, ++per_bank[words[i] % kSharedBanks]);
+  }
+  shape.ideal_wavefronts = (distinct + kSharedBanks - 1) / kSharedBanks;
+  return shape;
+}
+
+}  // namespace warpsim::models::memory

@@ -1,0 +1,70 @@
+// See dram_channel.hpp.
+#include "models/memory/dram_channel.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/rng.hpp"
+
+namespace warpsim::models::memory {
+
+DramSystem::DramSystem(const Arch& arch, std::uint64_t seed)
+    : channels_(std::max<std::uint32_t>(1, arch.dram_channels)),
+      banks_(std::max<std::uint32_t>(1, arch.dram_banks)),
+      latency_min_(arch.dram_latency_min),
+      latency_span_(arch.dram_latency_max > arch.dram_latency_min ? arch.dram_latency_max - arch.dram_latency_min : 0),
+      salt_(sim::Rng(seed, "gpu.dram").next()) {
+  const double clock_hz = static_cast<double>(arch.core_clock_khz) * 1e3;
+  bytes_per_cycle_ = arch.dram_bytes_per_second() / clock_hz;
+  ticks_per_byte_ = static_cast<double>(kFrac) * channels_ / bytes_per_cycle_;
+  row_cycle_fixed_ = static_cast<std::uint64_t>(std::llround(kRowCycleNs * 1e-9 * clock_hz * kFrac));
+  channel_free_.assign(channels_, 0);
+  bank_free_.assign(std::size_t{channels_} * banks_, 0);
+  open_row_.assign(std::size_t{channels_} * banks_, ~std::uint64_t{0});
+}
+
+DramSystem::Target DramSystem::map(std::uint64_t address) const {
+  const std::uint64_t chunk = address / kInterleaveBytes;
+  const std::uint64_t group = chunk / channels_;  // the chunk's address inside its channel
+  const std::uint32_t channel = static_cast<std::uint32_t>((chunk + sim::mix64(group ^ salt_)) % channels_);
+  constexpr std::uint64_t chunks_per_row = kRowBytes / kInterleaveBytes;
+  const std::uint64_t row_index = group / chunks_per_row;  // consecutive rows go to consecutive banks
+  return Target{channel, static_cast<std::uint32_t>(row_index % banks_), row_index / banks_};
+}
+
+std::uint64_t DramSystem::reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool& row_hit) {
+  const std::uint64_t now_fixed = now * kFrac;
+  const std::uint64_t burst = static_cast<std::uint64_t>(std::llround(bytes * ticks_per_byte_));
+  const std::size_t b = std::size_t{t.channel} * banks_ + t.bank;
+  row_hit = open_row_[b] == t.row;
+  // The bank: a row miss holds it for a row cycle (precharge + activate), a hit for the burst.
+  const std::uint64_t bank_start = std::max(now_fixed, bank_free_[b]);
+  bank_free_[b] = bank_start + (row_hit ? burst : row_cycle_fixed_);
+  open_row_[b] = t.row;
+  // The channel's data bus, reserved in arrival order (banks overlap their activations).
+  const std::uint64_t bus_start = std::max(now_fixed, channel_free_[t.channel]);
+  channel_free_[t.channel] = bus_start + burst;
+  return std::max(bank_start, bus_start);
+}
+
+sim::Cycle DramSystem::read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
+  bytes_read_ += bytes;
+  const Target t = map(address);
+  bool row_hit = false;
+  const std::uint64_t start = reserve(t, bytes, now, row_hit);
+  // Unloaded latency: an open row answers at the preset's minimum; a row miss anywhere in the
+  // preset's range, deterministically per address (mean = the middle of the range, which is
+  // latency.csv's pointer-chase value on H100).
+  std::uint32_t latency = latency_min_;
+  if (!row_hit && latency_span_ > 0)
+    latency += static_cast<std::uint32_t>(sim::mix64(address ^ salt_) % (latency_span_ + 1));
+  return (start + kFrac - 1) / kFrac + latency;
+}
+
+void DramSystem::write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
+  bytes_written_ += bytes;
+  bool row_hit = false;
+  reserve(map(address), bytes, now, row_hit);
+}
+
+}  // namespace warpsim::models::memory

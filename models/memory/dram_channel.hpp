@@ -1,0 +1,68 @@
+#pragma once
+// DRAM: channels that each move a limited number of bytes per core cycle, banks inside them with
+// one open row each, and an unloaded latency inside the preset's range (S2.7). Timing is
+// "busy-until": a request reserves the channel's data bus for its burst and the bank for its row
+// activation at the moment it is made, and learns when its data will be back. Requests arrive in
+// roughly increasing time from the L2, so this stays deterministic and cheap (no event per burst).
+#include <cstdint>
+#include <vector>
+
+#include "models/arch.hpp"
+#include "sim/time.hpp"
+
+namespace warpsim::models::memory {
+
+class DramSystem {
+ public:
+  // Assumptions (no preset value; open to calibration):
+  // - 256-byte interleave over channels, rotated per group of channels by an address hash so
+  //   sequential streams load every channel equally and power-of-two strides still spread.
+  static constexpr std::uint64_t kInterleaveBytes = 256;
+  // - 2 KB rows per bank (GDDR5 and HBM pseudo-channels have 1-2 KB pages).
+  static constexpr std::uint64_t kRowBytes = 2048;
+  // - a row miss keeps its bank busy for one row cycle, tRC ~ 48 ns (JEDEC GDDR5/HBM3 class).
+  static constexpr double kRowCycleNs = 48.0;
+
+  DramSystem(const Arch& arch, std::uint64_t seed);
+
+  // A read of `bytes` at `address` (one L2 sector fill) requested at core cycle `now`; returns
+  // the cycle the data is back at the SM that missed (the preset's DRAM latency is the whole
+  // miss path: latency.csv's pointer chase measures it end to end).
+  sim::Cycle read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now);
+  // A write-back of `bytes` at `address` (a dirty L2 sector evicted): uses bandwidth, nobody waits.
+  void write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now);
+
+  std::uint64_t bytes_read() const { return bytes_read_; }
+  std::uint64_t bytes_written() const { return bytes_written_; }
+  const std::uint64_t& bytes_read_counter() const { return bytes_read_; }
+  const std::uint64_t& bytes_written_counter() const { return bytes_written_; }
+  std::uint32_t channels() const { return channels_; }
+  // Peak bytes per core cycle over all channels.
+  double bytes_per_cycle() const { return bytes_per_cycle_; }
+
+ private:
+  // Fixed point: 1/1024 core cycle, so a sector's burst on one of H100's 80 channels (1.51
+  // cycles) does not round to 1 or 2 and a stream's time follows bytes / bandwidth.
+  static constexpr std::uint64_t kFrac = 1024;
+  struct Target {
+    std::uint32_t channel, bank;
+    std::uint64_t row;
+  };
+  Target map(std::uint64_t address) const;
+  // Reserves channel and bank; returns the fixed-point time the burst starts and whether the
+  // row was open.
+  std::uint64_t reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool& row_hit);
+
+  std::uint32_t channels_ = 1, banks_ = 1;
+  std::uint32_t latency_min_ = 0, latency_span_ = 0;
+  std::uint64_t row_cycle_fixed_ = 0;
+  double bytes_per_cycle_ = 1;
+  double ticks_per_byte_ = 1;  // fixed-point channel occupancy per byte
+  std::uint64_t salt_ = 0;
+  std::vector<std::uint64_t> channel_free_;  // fixed point
+  std::vector<std::uint64_t> bank_free_;     // fixed point, channels x banks
+  std::vector<std::uint64_t> open_row_;      // channels x banks; ~0 = closed
+  std::uint64_t bytes_read_ = 0, bytes_written_ = 0;
+};
+
+}  // namespace warpsim::models::memory

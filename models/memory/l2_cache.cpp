@@ -1,0 +1,241 @@
+// See l2_cache.hpp for the model and its assumptions.
+#include "models/memory/l2_cache.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "sim/rng.hpp"
+
+namespace warpsim::models::memory {
+namespace {
+
+SectorCacheGeometry l2_geometry(const Arch& arch) {
+  const std::uint32_t slices = std::max<std::uint32_t>(1, arch.l2_slices);
+  const std::uint64_t sets_per_slice =
+      std::max<std::uint64_t>(1, arch.l2_bytes / slices / arch.l2_line_bytes / std::max<std::uint32_t>(1, arch.l2_ways));
+  return SectorCacheGeometry{sets_per_slice * slices * arch.l2_line_bytes * arch.l2_ways, arch.l2_line_bytes,
+                             arch.l2_sector_bytes, arch.l2_ways};
+}
+
+}  // namespace
+
+L2Cache::L2Cache(const Arch& arch, DramSystem& dram, sim::StatsRegistry& stats)
+    : dram_(dram),
+      cache_(l2_geometry(arch)),
+      slices_(std::max<std::uint32_t>(1, arch.l2_slices)),
+      line_bytes_(arch.l2_line_bytes),
+      sector_bytes_(arch.l2_sector_bytes),
+      hit_latency_(arch.l2_hit_latency),
+      salt_(sim::mix64(sim::hash_path("gpu.l2.slice_hash"))) {
+  sets_per_slice_ = cache_.sets() / slices_;
+  sectors_per_fetch_ = std::clamp<std::uint32_t>(kDramFetchBytes / sector_bytes_, 1, cache_.sectors_per_line());
+  const std::uint32_t per_cycle = std::max<std::uint32_t>(1, arch.l2_bytes_per_cycle_per_slice);
+  slice_service_fixed_ = std::max<std::uint64_t>(1, std::uint64_t{sector_bytes_} * kFrac / per_cycle);
+  slice_free_.assign(slices_, 0);
+  slice_hits_.assign(slices_, 0);
+  slice_lookups_.assign(slices_, 0);
+  prev_.assign(cache_.line_count(), kNil);
+  next_.assign(cache_.line_count(), kNil);
+  for (std::uint32_t s = 0; s < slices_; ++s) {
+    const std::string prefix = "gpu.l2.slice" + std::to_string(s);
+    stats.add(prefix + ".hits", slice_hits_[s], "sectors", "L2 sector lookups of this slice that hit");
+    stats.add(prefix + ".lookups", slice_lookups_[s], "sectors", "L2 sector lookups of this slice");
+  }
+}
+
+std::uint32_t L2Cache::slice_of(std::uint64_t line_number) const {
+  // Consecutive lines go to consecutive slices, rotated per group of `slices_` lines by a hash:
+  // a stream spreads evenly and power-of-two strides do not pile onto one slice.
+  const std::uint64_t group = line_number / slices_;
+  return static_cast<std::uint32_t>((line_number + sim::mix64(group ^ salt_)) % slices_);
+}
+
+L2Cache::Where L2Cache::locate(std::uint64_t address) const {
+  const std::uint64_t line = address / line_bytes_;
+  const std::uint32_t slice = slice_of(line);
+  const std::uint32_t set = slice * sets_per_slice_ + static_cast<std::uint32_t>((line / slices_) % sets_per_slice_);
+  return Where{line, set, slice, static_cast<std::uint32_t>((address % line_bytes_) / sector_bytes_)};
+}
+
+sim::Cycle L2Cache::occupy_slice(std::uint32_t slice, sim::Cycle now) {
+  const std::uint64_t start = std::max(now * kFrac, slice_free_[slice]);
+  slice_free_[slice] = start + slice_service_fixed_;
+  return (start + kFrac - 1) / kFrac;
+}
+
+sim::Cycle L2Cache::read(std::uint64_t address, sim::Cycle now, L2Hint property, bool& hit) {
+  const Where w = locate(address);
+  const sim::Cycle t = occupy_slice(w.slice, now);
+  ++lookups_;
+  ++slice_lookups_[w.slice];
+  bool present = false;
+  const std::uint32_t slot = line_for(w, property, t, present);
+  if (present && cache_.sector_valid(slot, w.sector)) {
+    const sim::Cycle hit_ready = t + hit_latency_, fill_ready = cache_.sector_ready(slot, w.sector);
+    hit = fill_ready <= hit_ready;  // a fill still under way: merged, but counted as a miss
+    if (hit) ++hits_, ++slice_hits_[w.slice];
+    return std::max(hit_ready, fill_ready);
+  }
+  hit = false;
+  // Fetch the aligned group of sectors DRAM moves at once; sectors already valid keep theirs.
+  const std::uint32_t first = w.sector / sectors_per_fetch_ * sectors_per_fetch_;
+  const std::uint64_t line_base = w.line * line_bytes_;
+  std::uint32_t missing = 0;
+  for (std::uint32_t s = first; s < first + sectors_per_fetch_; ++s)
+    if (s == w.sector || !cache_.sector_valid(slot, s)) ++missing;
+  const sim::Cycle ready =
+      dram_.read(line_base + std::uint64_t{first} * sector_bytes_, missing * sector_bytes_, t);
+  for (std::uint32_t s = first; s < first + sectors_per_fetch_; ++s)
+    if (s == w.sector || !cache_.sector_valid(slot, s)) cache_.fill_sector(slot, s, ready);
+  return ready;
+}
+
+sim::Cycle L2Cache::write(std::uint64_t address, sim::Cycle now, L2Hint property) {
+  const Where w = locate(address);
+  const sim::Cycle t = occupy_slice(w.slice, now);
+  ++lookups_;
+  ++slice_lookups_[w.slice];
+  ++hits_;  // write-validate: never waits for DRAM (see the header)
+  ++slice_hits_[w.slice];
+  bool present = false;
+  const std::uint32_t slot = line_for(w, property, t, present);
+  const sim::Cycle pending = present && cache_.sector_valid(slot, w.sector) ? cache_.sector_ready(slot, w.sector) : 0;
+  cache_.fill_sector(slot, w.sector, std::max(pending, t));
+  cache_.mark_dirty(slot, w.sector);
+  return t + hit_latency_;
+}
+
+std::uint32_t L2Cache::line_for(const Where& w, L2Hint property, sim::Cycle now, bool& present) {
+  std::uint32_t slot = cache_.find(w.set, w.line);
+  if (slot != kNil) {
+    present = true;
+    cache_.touch(slot);
+    apply_property(slot, property, now);
+    return slot;
+  }
+  present = false;
+  slot = cache_.victim(w.set);
+  if (cache_.valid(slot)) evict(slot, now);
+  cache_.install(slot, w.line, property == L2Hint::Streaming ? LineClass::Streaming : LineClass::Normal);
+  if (property == L2Hint::Persisting) make_persisting(slot, now);
+  return slot;
+}
+
+void L2Cache::apply_property(std::uint32_t slot, L2Hint property, sim::Cycle now) {
+  const LineClass cls = cache_.line_class(slot);
+  switch (property) {
+    case L2Hint::Persisting:
+      if (cls == LineClass::Persisting) {
+        list_remove(slot);  // most recently used persisting line
+        list_push_front(slot);
+      } else {
+        make_persisting(slot, now);
+      }
+      break;
+    case L2Hint::Normal:  // S4.5: a Normal access resets a persisting line to normal
+      if (cls == LineClass::Persisting) make_normal(slot);
+      else if (cls == LineClass::Streaming) cache_.set_line_class(slot, LineClass::Normal);
+      break;
+    case L2Hint::Streaming:  // evict-first data that is hit keeps the class it earned
+    case L2Hint::Default:    // outside every window: leaves the class alone
+      break;
+  }
+}
+
+void L2Cache::make_persisting(std::uint32_t slot, sim::Cycle now) {
+  if (persist_capacity_lines_ == 0) return;  // no set-aside: the access behaves as normal
+  if (persisting_lines_ >= persist_capacity_lines_) evict(tail_, now);  // S4.3: LRU among persisting
+  cache_.set_line_class(slot, LineClass::Persisting);
+  list_push_front(slot);
+  ++persisting_lines_;
+}
+
+void L2Cache::make_normal(std::uint32_t slot) {
+  list_remove(slot);
+  --persisting_lines_;
+  cache_.set_line_class(slot, LineClass::Normal);
+}
+
+void L2Cache::evict(std::uint32_t slot, sim::Cycle now) {
+  const std::uint8_t dirty = cache_.dirty_mask(slot);
+  if (dirty != 0) {
+    const std::uint64_t base = cache_.tag(slot) * line_bytes_;
+    for (std::uint32_t s = 0; s < cache_.sectors_per_line(); ++s)
+      if ((dirty >> s) & 1u) dram_.write(base + std::uint64_t{s} * sector_bytes_, sector_bytes_, now);
+  }
+  drop(slot);
+}
+
+void L2Cache::drop(std::uint32_t slot) {
+  if (cache_.line_class(slot) == LineClass::Persisting) {
+    list_remove(slot);
+    --persisting_lines_;
+  }
+  cache_.invalidate(slot);
+}
+
+void L2Cache::list_remove(std::uint32_t slot) {
+  const std::uint32_t p = prev_[slot], n = next_[slot];
+  (p == kNil ? head_ : next_[p]) = n;
+  (n == kNil ? tail_ : prev_[n]) = p;
+  prev_[slot] = next_[slot] = kNil;
+}
+
+void L2Cache::list_push_front(std::uint32_t slot) {
+  prev_[slot] = kNil;
+  next_[slot] = head_;
+  (head_ == kNil ? tail_ : prev_[head_]) = slot;
+  head_ = slot;
+}
+
+void L2Cache::set_set_aside(std::uint64_t bytes) {
+  persist_capacity_lines_ = bytes / line_bytes_;
+  while (persisting_lines_ > persist_capacity_lines_) make_normal(tail_);
+}
+
+void L2Cache::reset_persisting() {
+  while (head_ != kNil) make_normal(head_);
+}
+
+std::uint64_t L2Cache::persisting_bytes_in(std::uint64_t base, std::uint64_t bytes) const {
+  std::uint64_t lines = 0;
+  for (std::uint32_t s = head_; s != kNil; s = next_[s]) {
+    const std::uint64_t address = cache_.tag(s) * line_bytes_;
+    if (address >= base && address - base < bytes) ++lines;
+  }
+  return lines * line_bytes_;
+}
+
+bool L2Cache::contains(std::uint64_t address) const {
+  const Where w = locate(address);
+  const std::uint32_t slot = cache_.find(w.set, w.line);
+  return slot != kNil && cache_.sector_valid(slot, w.sector);
+}
+
+void L2Cache::invalidate(std::uint64_t base, std::uint64_t bytes) {
+  if (bytes == 0) return;
+  const std::uint64_t first = base / line_bytes_, last = (base + bytes - 1) / line_bytes_;
+  if (last - first + 1 >= cache_.line_count()) {
+    for (std::uint32_t slot = 0; slot < cache_.line_count(); ++slot)
+      if (cache_.valid(slot) && cache_.tag(slot) >= first && cache_.tag(slot) <= last) drop(slot);
+    return;
+  }
+  for (std::uint64_t line = first; line <= last; ++line) {
+    const Where w = locate(line * line_bytes_);
+    const std::uint32_t slot = cache_.find(w.set, w.line);
+    if (slot != kNil) drop(slot);
+  }
+}
+
+void L2Cache::flush(sim::Cycle now) {
+  for (std::uint32_t slot = 0; slot < cache_.line_count(); ++slot) {
+    if (!cache_.valid(slot) || cache_.dirty_mask(slot) == 0) continue;
+    const std::uint8_t dirty = cache_.dirty_mask(slot);
+    const std::uint64_t base = cache_.tag(slot) * line_bytes_;
+    for (std::uint32_t s = 0; s < cache_.sectors_per_line(); ++s)
+      if ((dirty >> s) & 1u) dram_.write(base + std::uint64_t{s} * sector_bytes_, sector_bytes_, now);
+    cache_.clean(slot);
+  }
+}
+
+}  // namespace warpsim::models::memory

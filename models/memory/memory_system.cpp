@@ -1,0 +1,381 @@
+// The memory system of SPEC S3 and S4: wires the coalescer, the per-SM L1 and read-only caches,
+// the L2 with persistence and DRAM behind the MemorySystem interface, and keeps ncu's counters.
+#include "models/memory/memory_system.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "models/memory/coalescer.hpp"
+#include "models/memory/dram_channel.hpp"
+#include "models/memory/l2_cache.hpp"
+#include "models/memory/persistence_policy.hpp"
+#include "models/memory/sector_cache.hpp"
+
+namespace warpsim::models {
+namespace {
+
+using memory::L2Hint;
+using memory::LineClass;
+using memory::SectorCache;
+using traces::CacheOp;
+using traces::Instruction;
+using traces::MemOp;
+using traces::MemSpace;
+
+// How a global load travels, chosen per preset and cache operator at construction.
+enum class LoadPath : std::uint8_t {
+  L1Lines,    // Fermi: 128-byte lines in L1, one access per line, replays per extra line (S3.2)
+  L1Sectors,  // Hopper: 128-byte lines of four 32-byte sectors, ncu's request/sector counting
+  ReadOnly,   // Kepler's read-only data cache, 32-byte granularity (S3.6)
+  L2Only,     // .cg, or an L1 that holds no global data (Kepler, S3.5): 32-byte segments (S3.3)
+};
+
+class GpuMemorySystem final : public MemorySystem {
+ public:
+  GpuMemorySystem(const Arch& arch, sim::StatsRegistry& stats, std::uint64_t seed)
+      : arch_(arch),
+        dram_(arch, seed),
+        l2_(arch, dram_, stats),
+        policy_(arch, seed),
+        sectored_l1_(arch.l1_sector_bytes < arch.l1_line_bytes) {
+    const memory::SectorCacheGeometry l1{arch.l1_bytes, arch.l1_line_bytes, arch.l1_sector_bytes, arch.l1_ways};
+    // The read-only cache is a 32-byte-line cache (S3.6); the preset gives no associativity, we
+    // assume the L1's.
+    const memory::SectorCacheGeometry ro{arch.readonly_bytes, arch.readonly_line_bytes, arch.readonly_line_bytes,
+                                         arch.l1_ways};
+    l1_.reserve(arch.sms);
+    readonly_.reserve(arch.sms);
+    for (std::uint32_t sm = 0; sm < arch.sms; ++sm) {
+      l1_.emplace_back(l1);
+      readonly_.emplace_back(ro);
+    }
+    l1_free_.assign(arch.sms, 0);
+    for (CacheOp op : {CacheOp::Default, CacheOp::Global, CacheOp::ReadOnly, CacheOp::Streaming})
+      load_path_[static_cast<int>(op)] = choose_load_path(op);
+    policy_.set_window(0, {});
+    l2_.set_set_aside(policy_.resolve_set_aside(-1));
+    register_stats(stats);
+  }
+
+  void begin_kernel(std::uint32_t kernel_slot, const traces::KernelInfo& kernel) override {
+    // S4.1: the set-aside this run asked for; S4.2: this slot's window (num_bytes 0 disables).
+    l2_.set_set_aside(policy_.resolve_set_aside(kernel.set_aside_bytes));
+    policy_.set_window(kernel_slot, kernel.window);
+    // L1s are not coherent: the GPU invalidates them at a kernel boundary.
+    for (auto& l1 : l1_) l1.invalidate_all();
+    for (auto& ro : readonly_) ro.invalidate_all();
+  }
+
+  void end_kernel(std::uint32_t kernel_slot) override {
+    // Persisting lines stay (S4.6); only the window goes.
+    policy_.clear_window(kernel_slot);
+  }
+
+  void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) override {
+    // The copy lands in DRAM: any cached copy of those bytes is stale.
+    l2_.invalidate(address, bytes);
+  }
+
+  MemoryAccessResult access(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
+                            sim::Cycle now) override {
+    if (inst.active_mask == 0 || !inst.is_memory()) return {now + 1, 1};
+    switch (inst.space) {
+      case MemSpace::Shared:
+        return shared(inst, now);
+      case MemSpace::Constant:
+        return constant(inst, now);
+      case MemSpace::Local:
+        return local(sm, inst, now);
+      case MemSpace::Global:
+      case MemSpace::None:
+        break;
+    }
+    if (inst.mem_op == MemOp::Load) return global_load(sm, kernel_slot, inst, now);
+    if (inst.mem_op == MemOp::Store) return global_store(sm, kernel_slot, inst, now);
+    return global_atomic(sm, kernel_slot, inst, now);
+  }
+
+  const MemoryCounters& counters() const override {
+    counters_.l2_sector_hits = l2_.sector_hits();
+    counters_.l2_sector_lookups = l2_.sector_lookups();
+    counters_.dram_read_bytes = dram_.bytes_read();
+    counters_.dram_write_bytes = dram_.bytes_written();
+    return counters_;
+  }
+  void reset_persisting() override { l2_.reset_persisting(); }
+  std::uint64_t persisting_bytes() const override { return l2_.persisting_bytes(); }
+  void flush(sim::Cycle now) override { l2_.flush(now); }
+
+ private:
+  LoadPath choose_load_path(CacheOp op) const {
+    if (op == CacheOp::ReadOnly && arch_.readonly_bytes > 0) return LoadPath::ReadOnly;
+    if (op == CacheOp::Global || !arch_.l1_caches_global || arch_.l1_bytes == 0) return LoadPath::L2Only;
+    return sectored_l1_ ? LoadPath::L1Sectors : LoadPath::L1Lines;
+  }
+
+  // The LD/ST path through L1 handles one 128-byte line per cycle: an instruction touching N
+  // lines occupies it N cycles (S3.1: N-1 replays). Returns the cycle the first line is looked up.
+  sim::Cycle occupy_l1(std::uint32_t sm, sim::Cycle now, std::uint32_t wavefronts) {
+    const sim::Cycle start = std::max(now, l1_free_[sm]);
+    l1_free_[sm] = start + wavefronts;
+    return start;
+  }
+
+  MemoryAccessResult finish(sim::Cycle ready, std::uint32_t wavefronts) {
+    const std::uint32_t issue = std::max<std::uint32_t>(1, wavefronts);
+    counters_.replays += issue - 1;
+    return {ready, issue};
+  }
+
+  L2Hint property(std::uint32_t kernel_slot, std::uint64_t address) const {
+    return policy_.property(kernel_slot, address, address / arch_.l2_line_bytes);
+  }
+
+  sim::Cycle l2_read(std::uint32_t kernel_slot, std::uint64_t address, sim::Cycle now) {
+    bool hit = false;
+    return l2_.read(address, now, property(kernel_slot, address), hit);
+  }
+
+  // One sector through a sectored cache (Hopper's L1, Kepler's read-only cache); a miss fills
+  // the sector from L2 and records when the fill arrives, so a second miss merges with it.
+  sim::Cycle sector_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint64_t address, sim::Cycle t,
+                            LineClass cls) {
+    const std::uint64_t line = address / cache.line_bytes();
+    const std::uint32_t set = cache.default_set(line);
+    const std::uint32_t sector = static_cast<std::uint32_t>((address % cache.line_bytes()) / cache.sector_bytes());
+    ++counters_.l1_sector_lookups;
+    std::uint32_t slot = cache.find(set, line);
+    if (slot != SectorCache::kNone) {
+      cache.touch(slot);
+      if (cache.sector_valid(slot, sector)) {
+        ++counters_.l1_sector_hits;
+        return std::max<sim::Cycle>(t + arch_.l1_hit_latency, cache.sector_ready(slot, sector));
+      }
+    } else {
+      slot = cache.victim(set);
+      cache.install(slot, line, cls);
+    }
+    const sim::Cycle ready = l2_read(kernel_slot, address, t);
+    cache.fill_sector(slot, sector, ready);
+    return ready;
+  }
+
+  // One 128-byte line through Fermi's L1: a miss fetches all of the line's L2 sectors.
+  sim::Cycle line_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint64_t line_address, sim::Cycle t) {
+    const std::uint64_t line = line_address / cache.line_bytes();
+    const std::uint32_t set = cache.default_set(line);
+    ++counters_.l1_sector_lookups;
+    std::uint32_t slot = cache.find(set, line);
+    if (slot != SectorCache::kNone && cache.sector_valid(slot, 0)) {
+      cache.touch(slot);
+      ++counters_.l1_sector_hits;
+      return std::max<sim::Cycle>(t + arch_.l1_hit_latency, cache.sector_ready(slot, 0));
+    }
+    if (slot == SectorCache::kNone) {
+      slot = cache.victim(set);
+      cache.install(slot, line, LineClass::Normal);
+    }
+    sim::Cycle ready = t;
+    for (std::uint64_t a = line_address; a < line_address + cache.line_bytes(); a += arch_.l2_sector_bytes)
+      ready = std::max(ready, l2_read(kernel_slot, a, t));
+    cache.fill_sector(slot, 0, ready);
+    return ready;
+  }
+
+  MemoryAccessResult global_load(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
+                                 sim::Cycle now) {
+    memory::gather_sectors(inst, sectors_);
+    const LoadPath path = load_path_[static_cast<int>(inst.cache_op)];
+    const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
+    ++counters_.gld_requests;
+    counters_.gld_sectors += sectors_.count;
+    counters_.gld_bytes_requested += sectors_.useful_bytes();
+    sim::Cycle ready = now;
+    const sim::Cycle t = occupy_l1(sm, now, wavefronts);
+    switch (path) {
+      case LoadPath::L1Lines: {
+        memory::gather_blocks(sectors_, arch_.l1_line_bytes, blocks_);
+        counters_.gld_transactions += blocks_.count;
+        counters_.gld_bytes_moved += std::uint64_t{blocks_.count} * arch_.l1_line_bytes;
+        for (std::uint32_t i = 0; i < blocks_.count; ++i)
+          ready = std::max(ready, line_through(l1_[sm], kernel_slot, blocks_.address[i], t + i));
+        break;
+      }
+      case LoadPath::L1Sectors:
+      case LoadPath::ReadOnly: {
+        SectorCache& cache = path == LoadPath::ReadOnly ? readonly_[sm] : l1_[sm];
+        const LineClass cls = inst.cache_op == CacheOp::Streaming ? LineClass::Streaming : LineClass::Normal;
+        count_sector_transactions(counters_.gld_transactions, counters_.gld_bytes_moved);
+        for (std::uint32_t i = 0; i < sectors_.count; ++i)
+          ready = std::max(ready, sector_through(cache, kernel_slot, sectors_.address[i], t, cls));
+        break;
+      }
+      case LoadPath::L2Only: {
+        count_sector_transactions(counters_.gld_transactions, counters_.gld_bytes_moved);
+        for (std::uint32_t i = 0; i < sectors_.count; ++i)
+          ready = std::max(ready, l2_read(kernel_slot, sectors_.address[i], t));
+        break;
+      }
+    }
+    return finish(ready, wavefronts);
+  }
+
+  void count_sector_transactions(std::uint64_t& transactions, std::uint64_t& moved) const {
+    transactions += sectors_.count;
+    moved += std::uint64_t{sectors_.count} * memory::kSectorBytes;
+  }
+
+  // S3.4: stores never allocate in L1 and invalidate a line they hit; they go to L2 in 32-byte
+  // segments. Fermi/Kepler group them into 1/2/4-segment transactions, each pass a replay; on a
+  // sectored L1 (Hopper) ncu counts sectors and the LSU handles one 128-byte line per pass.
+  MemoryAccessResult global_store(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
+                                  sim::Cycle now) {
+    memory::gather_sectors(inst, sectors_);
+    ++counters_.gst_requests;
+    counters_.gst_sectors += sectors_.count;
+    counters_.gst_bytes_requested += sectors_.useful_bytes();
+    counters_.gst_bytes_moved += std::uint64_t{sectors_.count} * memory::kSectorBytes;
+    std::uint32_t passes = 0;
+    if (sectored_l1_ && arch_.l1_caches_global) {
+      counters_.gst_transactions += sectors_.count;
+      counters_.l1_sector_lookups += sectors_.count;  // write-through sectors miss in ncu's count
+      passes = sectors_.distinct_blocks(kLsuLineBytes);
+    } else {
+      memory::plan_store_transactions(sectors_, stores_);
+      counters_.gst_transactions += stores_.count;
+      passes = stores_.count;
+    }
+    const sim::Cycle t = occupy_l1(sm, now, passes);
+    invalidate_in_l1(sm);
+    sim::Cycle ready = t + 1;
+    for (std::uint32_t i = 0; i < sectors_.count; ++i)
+      ready = std::max(ready, l2_.write(sectors_.address[i], t, property(kernel_slot, sectors_.address[i])));
+    return finish(ready, passes);
+  }
+
+  void invalidate_in_l1(std::uint32_t sm) {
+    SectorCache& l1 = l1_[sm];
+    if (l1.empty_geometry()) return;
+    std::uint64_t last = ~std::uint64_t{0};
+    for (std::uint32_t i = 0; i < sectors_.count; ++i) {
+      const std::uint64_t line = sectors_.address[i] / l1.line_bytes();
+      if (line == last) continue;
+      last = line;
+      const std::uint32_t slot = l1.find(l1.default_set(line), line);
+      if (slot != SectorCache::kNone) l1.invalidate(slot);
+    }
+  }
+
+  // Atomics are performed at L2: each sector is read (a miss fetches it) and written back dirty.
+  // They are neither gld nor gst requests in ncu's counting.
+  MemoryAccessResult global_atomic(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
+                                   sim::Cycle now) {
+    memory::gather_sectors(inst, sectors_);
+    const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
+    const sim::Cycle t = occupy_l1(sm, now, wavefronts);
+    invalidate_in_l1(sm);
+    sim::Cycle ready = t + 1;
+    for (std::uint32_t i = 0; i < sectors_.count; ++i) {
+      const std::uint64_t a = sectors_.address[i];
+      ready = std::max(ready, l2_read(kernel_slot, a, t));
+      l2_.write(a, t, property(kernel_slot, a));
+    }
+    return finish(ready, wavefronts);
+  }
+
+  // Local memory (register spills) is cached in L1 on every preset (S3.5: even Kepler's L1 holds
+  // it); it is not global traffic in ncu's counters. Stores write through to L2.
+  MemoryAccessResult local(std::uint32_t sm, const Instruction& inst, sim::Cycle now) {
+    memory::gather_sectors(inst, sectors_);
+    const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
+    const sim::Cycle t = occupy_l1(sm, now, wavefronts);
+    sim::Cycle ready = t + 1;
+    SectorCache& l1 = l1_[sm];
+    for (std::uint32_t i = 0; i < sectors_.count; ++i) {
+      const std::uint64_t a = sectors_.address[i];
+      if (inst.mem_op != MemOp::Load) {
+        ready = std::max(ready, l2_.write(a, t, L2Hint::Default));
+      } else if (l1.empty_geometry()) {
+        ready = std::max(ready, l2_read(0, a, t));
+      } else if (sectored_l1_) {
+        ready = std::max(ready, sector_through(l1, kNoWindow, a, t, LineClass::Normal));
+      } else {
+        ready = std::max(ready, line_through(l1, kNoWindow, a / l1.line_bytes() * l1.line_bytes(), t));
+      }
+    }
+    return finish(ready, wavefronts);
+  }
+
+  // S3.10: one pass per conflicting word in the busiest bank.
+  MemoryAccessResult shared(const Instruction& inst, sim::Cycle now) {
+    const memory::SharedAccessShape shape = memory::shared_bank_shape(inst);
+    ++counters_.shared_requests;
+    counters_.shared_bank_conflicts += shape.conflicts();
+    const std::uint32_t passes = std::max<std::uint32_t>(1, shape.wavefronts);
+    return finish(now + arch_.shared_latency + (passes - 1), passes);
+  }
+
+  // The constant cache broadcasts one address per pass; distinct addresses serialise. Constants
+  // are assumed resident (kernels read a few parameters), at the L1's hit latency.
+  MemoryAccessResult constant(const Instruction& inst, sim::Cycle now) {
+    std::uint64_t seen[traces::kWarpSize];
+    std::uint32_t distinct = 0;
+    std::uint32_t mask = inst.active_mask;
+    while (mask != 0) {
+      const std::uint64_t a = inst.addr[static_cast<std::size_t>(__builtin_ctz(mask))];
+      mask &= mask - 1;
+      if (std::find(seen, seen + distinct, a) == seen + distinct) seen[distinct++] = a;
+    }
+    return finish(now + arch_.l1_hit_latency + (distinct - 1), distinct);
+  }
+
+  void register_stats(sim::StatsRegistry& stats) {
+    MemoryCounters& c = counters_;
+    stats.add("gpu.mem.gld_requests", c.gld_requests, "requests", "global load warp instructions with an active lane");
+    stats.add("gpu.mem.gld_sectors", c.gld_sectors, "sectors", "32-byte sectors global loads touch");
+    stats.add("gpu.mem.gld_transactions", c.gld_transactions, "transactions", "global load accesses to the next level");
+    stats.add("gpu.mem.gld_bytes_requested", c.gld_bytes_requested, "bytes", "distinct bytes global loads use");
+    stats.add("gpu.mem.gld_bytes_moved", c.gld_bytes_moved, "bytes", "bytes global load transactions carry");
+    stats.add("gpu.mem.gst_requests", c.gst_requests, "requests", "global store warp instructions with an active lane");
+    stats.add("gpu.mem.gst_sectors", c.gst_sectors, "sectors", "32-byte sectors global stores touch");
+    stats.add("gpu.mem.gst_transactions", c.gst_transactions, "transactions", "global store transactions to L2");
+    stats.add("gpu.mem.gst_bytes_requested", c.gst_bytes_requested, "bytes", "distinct bytes global stores write");
+    stats.add("gpu.mem.gst_bytes_moved", c.gst_bytes_moved, "bytes", "bytes global store transactions carry");
+    stats.add("gpu.l1.sector_hits", c.l1_sector_hits, "sectors", "L1 / read-only cache sector lookups that hit");
+    stats.add("gpu.l1.sector_lookups", c.l1_sector_lookups, "sectors", "L1 / read-only cache sector lookups");
+    stats.add("gpu.l2.sector_hits", l2_.sector_hits_counter(), "sectors", "L2 sector lookups that hit");
+    stats.add("gpu.l2.sector_lookups", l2_.sector_lookups_counter(), "sectors", "L2 sector lookups");
+    stats.add("gpu.dram.read_bytes", dram_.bytes_read_counter(), "bytes", "bytes read from DRAM");
+    stats.add("gpu.dram.write_bytes", dram_.bytes_written_counter(), "bytes", "bytes written to DRAM");
+    stats.add("gpu.mem.shared_requests", c.shared_requests, "requests", "shared-memory warp instructions");
+    stats.add("gpu.mem.shared_bank_conflicts", c.shared_bank_conflicts, "wavefronts",
+              "extra shared-memory passes caused by bank conflicts (S3.10)");
+    stats.add("gpu.mem.replays", c.replays, "passes", "extra LD/ST passes beyond the first (S3.1)");
+  }
+
+  static constexpr std::uint32_t kLsuLineBytes = 128;
+  static constexpr std::uint32_t kNoWindow = 0xffffffffu;  // local memory: never in a window
+
+  Arch arch_;
+  memory::DramSystem dram_;
+  memory::L2Cache l2_;
+  memory::PersistencePolicy policy_;
+  bool sectored_l1_;
+  std::vector<SectorCache> l1_, readonly_;
+  std::vector<sim::Cycle> l1_free_;
+  LoadPath load_path_[4] = {};
+  mutable MemoryCounters counters_;
+  // Scratch for the instruction being handled (no allocation per access).
+  memory::SectorSet sectors_;
+  memory::BlockList blocks_;
+  memory::StoreTransactionList stores_;
+};
+
+}  // namespace
+
+std::unique_ptr<MemorySystem> make_memory_system(const Arch& arch, sim::StatsRegistry& stats, std::uint64_t seed) {
+  return std::make_unique<GpuMemorySystem>(arch, stats, seed);
+}
+
+}  // namespace warpsim::models

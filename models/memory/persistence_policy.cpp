@@ -1,0 +1,55 @@
+// See persistence_policy.hpp.
+#include "models/memory/persistence_policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/rng.hpp"
+
+namespace warpsim::models::memory {
+
+PersistencePolicy::PersistencePolicy(const Arch& arch, std::uint64_t seed)
+    : available_(arch.l2_persistence),
+      l2_bytes_(arch.l2_bytes),
+      persist_max_(arch.l2_persist_max_bytes),
+      max_window_(arch.l2_max_window_bytes),
+      salt_(sim::Rng(seed, "gpu.l2.persistence").next()) {}
+
+std::uint64_t PersistencePolicy::resolve_set_aside(std::int64_t requested) const {
+  if (!available_) return 0;
+  if (requested < 0) return std::min<std::uint64_t>(l2_bytes_ * 3 / 4, persist_max_);
+  return std::min<std::uint64_t>(static_cast<std::uint64_t>(requested), persist_max_);
+}
+
+std::uint64_t PersistencePolicy::threshold_for(double hit_ratio) {
+  const double r = std::clamp(hit_ratio, 0.0, 1.0);
+  if (r >= 1.0) return ~std::uint64_t{0};
+  const double scaled = std::ldexp(r, 64);
+  if (scaled >= 18446744073709551615.0) return ~std::uint64_t{0};  // rounds up to 2^64
+  return static_cast<std::uint64_t>(scaled);
+}
+
+bool PersistencePolicy::chosen(std::uint64_t line_number, std::uint64_t threshold) const {
+  if (threshold == ~std::uint64_t{0}) return true;
+  return sim::mix64(line_number ^ salt_) < threshold;
+}
+
+void PersistencePolicy::set_window(std::uint32_t kernel_slot, const AccessPolicyWindow& window) {
+  if (kernel_slot >= windows_.size()) windows_.resize(kernel_slot + 1);
+  Slot& s = windows_[kernel_slot];
+  s.active = available_ && window.bytes > 0;
+  s.window = window;
+  if (max_window_ > 0) s.window.bytes = std::min(s.window.bytes, max_window_);
+  s.threshold = threshold_for(window.hit_ratio);
+}
+
+void PersistencePolicy::clear_window(std::uint32_t kernel_slot) {
+  if (kernel_slot < windows_.size()) windows_[kernel_slot].active = false;
+}
+
+const AccessPolicyWindow* PersistencePolicy::window(std::uint32_t kernel_slot) const {
+  if (kernel_slot >= windows_.size() || !windows_[kernel_slot].active) return nullptr;
+  return &windows_[kernel_slot].window;
+}
+
+}  // namespace warpsim::models::memory

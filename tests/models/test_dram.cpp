@@ -1,0 +1,151 @@
+// DRAM bandwidth and latency, and the load-to-use latency of each level against the H100's
+// pointer chase (calibration/h100/latency.csv).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "models/arch.hpp"
+#include "models/memory/dram_channel.hpp"
+#include "models/memory/memory_system.hpp"
+#include "sim/rng.hpp"
+#include "sim/stats.hpp"
+#include "tests/test_support.hpp"
+
+using namespace warpsim;
+using namespace warpsim::models;
+
+namespace {
+
+traces::Instruction load_instruction(traces::CacheOp cache = traces::CacheOp::Default) {
+  traces::Instruction inst;
+  inst.unit = traces::Unit::LdSt;
+  inst.space = traces::MemSpace::Global;
+  inst.mem_op = traces::MemOp::Load;
+  inst.cache_op = cache;
+  inst.width = 4;
+  return inst;
+}
+
+double cycles_per_second(const Arch& a) { return static_cast<double>(a.core_clock_khz) * 1e3; }
+
+}  // namespace
+
+TEST_CASE("DRAM: a long stream of sector reads takes bytes / bandwidth", "[memory][dram]") {
+  for (const char* preset : {"hopper-h100", "kepler-k20x", "fermi-m2070"}) {
+    const Arch arch = load_arch(preset);
+    memory::DramSystem dram(arch, 1);
+    const std::uint64_t bytes = 64ull << 20;
+    sim::Cycle last = 0;
+    for (std::uint64_t a = 0; a < bytes; a += 64) last = std::max(last, dram.read(a, 64, 0));
+    // Everything was requested at cycle 0: the last datum arrives after bytes / bandwidth plus one
+    // unloaded latency. Tolerance 2% (the bus is reserved in whole fixed-point ticks).
+    const double expected = bytes / arch.dram_bytes_per_second() * cycles_per_second(arch);
+    INFO(preset << ": " << last << " cycles, expected " << expected << " + latency");
+    CHECK(double(last) == Approx(expected + arch.dram_latency_min).epsilon(0.02));
+    CHECK(dram.bytes_read() == bytes);
+  }
+}
+
+TEST_CASE("DRAM: a streaming kernel through access() runs at DRAM bandwidth", "[memory][dram]") {
+  // 64 MB of coalesced 128-byte warp loads from all 132 SMs, 16 issued per cycle (2 KB/cycle,
+  // more than the 1693 B/cycle HBM3 delivers), so DRAM is the bottleneck: H100 5120 bit x
+  // 5238 MT/s = 3.35 TB/s. Tolerance 5% (includes one latency and the start-up).
+  const Arch arch = load_arch("hopper-h100");
+  sim::StatsRegistry stats;
+  auto mem = make_memory_system(arch, stats, 1);
+  mem->begin_kernel(0, traces::KernelInfo{});
+  traces::Instruction inst = load_instruction();
+  const std::uint64_t bytes = 64ull << 20;
+  sim::Cycle last = 0;
+  std::uint64_t k = 0;
+  for (std::uint64_t line = 0; line < bytes; line += 128, ++k) {
+    for (int l = 0; l < 32; ++l) inst.addr[static_cast<std::size_t>(l)] = line + 4u * l;
+    last = std::max(last, mem->access(static_cast<std::uint32_t>(k % arch.sms), 0, inst, k / 16).ready);
+  }
+  const double seconds = last / cycles_per_second(arch);
+  const double tb_per_s = bytes / seconds / 1e12;
+  std::printf("stream 64 MB through access(): %llu cycles = %.2f us, %.3f TB/s (peak %.3f)\n",
+              static_cast<unsigned long long>(last), seconds * 1e6, tb_per_s, arch.dram_bytes_per_second() / 1e12);
+  CHECK(tb_per_s == Approx(arch.dram_bytes_per_second() / 1e12).epsilon(0.05));
+  CHECK(mem->counters().dram_read_bytes == bytes);
+}
+
+TEST_CASE("DRAM: unloaded latency stays within the preset's range", "[memory][dram]") {
+  for (const char* preset : {"hopper-h100", "kepler-k20x", "fermi-m2070"}) {
+    const Arch arch = load_arch(preset);
+    memory::DramSystem dram(arch, 5);
+    sim::Rng rng(5, "test");
+    sim::Cycle now = 0;
+    double sum = 0;
+    const int n = 2000;
+    for (int i = 0; i < n; ++i) {
+      const std::uint64_t address = rng.between(0, (1ull << 34) - 1) & ~63ull;
+      const sim::Cycle latency = dram.read(address, 64, now) - now;
+      INFO(preset << " access " << i);
+      REQUIRE(latency >= arch.dram_latency_min);
+      REQUIRE(latency <= arch.dram_latency_max);
+      sum += double(latency);
+      now += 10000;  // unloaded: every bank idle again
+    }
+    // Random rows miss: the mean is the middle of the range, within 2%.
+    CHECK(sum / n == Approx((arch.dram_latency_min + arch.dram_latency_max) / 2.0).epsilon(0.02));
+  }
+}
+
+TEST_CASE("latency.csv: a pointer chase sees L1, L2 and DRAM latencies within 5%", "[memory][dram]") {
+  // chase<<<1,1>>> in kernels.cu: one lane, p = next[p], over a random cyclic permutation of
+  // 128-byte lines; each load issues when the previous returns plus the 4-cycle address IMAD.
+  const Arch arch = load_arch("hopper-h100");
+  std::ifstream csv(test::shared_path("calibration/h100/latency.csv"));
+  REQUIRE(csv.good());
+  std::string line;
+  std::getline(csv, line);
+  int levels = 0;
+  while (std::getline(csv, line)) {
+    const auto c1 = line.find(','), c2 = line.find(',', c1 + 1);
+    const std::uint64_t kb = std::stoull(line.substr(0, c1));
+    const double measured = std::stod(line.substr(c1 + 1, c2 - c1 - 1));
+    const std::string level = line.substr(c2 + 1);
+    sim::StatsRegistry stats;
+    auto mem = make_memory_system(arch, stats, 11);
+    mem->begin_kernel(0, traces::KernelInfo{});
+    const std::uint64_t base = 1ull << 32, lines = kb * 1024 / 128;
+    sim::Rng rng(11, "chase");
+    std::vector<std::uint64_t> order;
+    const bool cold = level == "DRAM";
+    const int steps = 20000;
+    if (cold) {  // 1 GB: 20000 random lines, practically never the same one twice
+      for (int i = 0; i < steps; ++i) order.push_back(rng.between(0, lines - 1));
+    } else {
+      order.resize(lines);
+      std::iota(order.begin(), order.end(), 0);
+      for (std::uint64_t i = lines - 1; i > 0; --i) std::swap(order[i], order[rng.between(0, i)]);
+    }
+    traces::Instruction inst = load_instruction();
+    inst.active_mask = 1;
+    sim::Cycle now = 0;
+    auto step = [&](std::uint64_t i) {
+      inst.addr[0] = base + order[i % order.size()] * 128;
+      const sim::Cycle ready = mem->access(0, 0, inst, now).ready;
+      const sim::Cycle took = ready - now + 4;  // + the IMAD that computes the next address
+      now = ready + 4;
+      return took;
+    };
+    if (!cold)
+      for (std::uint64_t i = 0; i < lines; ++i) step(i);  // warm the level under test
+    double total = 0;
+    for (int i = 0; i < steps; ++i) total += double(step(static_cast<std::uint64_t>(i) + lines / 2));
+    const double per_load = total / steps;
+    std::printf("chase %8llu KB (%s): model %.1f cycles per dependent load, H100 %.1f\n",
+                static_cast<unsigned long long>(kb), level.c_str(), per_load, measured);
+    INFO(level << " " << kb << " KB");
+    CHECK(per_load == Approx(measured).epsilon(0.05));
+    ++levels;
+  }
+  CHECK(levels == 4);
+}

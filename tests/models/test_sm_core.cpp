@@ -1,0 +1,246 @@
+// The SM timing model on tiny scenarios with exact cycle counts (SPEC S1, S2). Each test runs on
+// a one-SM GPU with instant block start, so the numbers follow from the rules alone; the
+// reasoning is written next to each expectation.
+#include <catch2/catch.hpp>
+
+#include "models/arch.hpp"
+#include "models/core/gpu.hpp"
+#include "tests/models/mock_workload.hpp"
+
+using namespace warpsim;
+using namespace warpsim::test;
+using traces::Unit;
+
+namespace {
+
+struct Outcome {
+  models::GpuTotals totals;
+  double ipc() const { return double(totals.warp_instructions) / double(totals.cycles); }
+  double dual_fraction() const { return double(totals.dual_issues) / double(totals.issue_events); }
+  double state_fraction(models::SchedulerState s) const {
+    return double(totals.state_cycles[int(s)]) / double(totals.scheduler_cycles);
+  }
+};
+
+Outcome run_on(const char* preset, std::uint32_t blocks, std::uint32_t threads, ProgramKernel::Program program,
+               std::vector<std::string> extra = {}) {
+  std::vector<std::string> overrides = {"gpu.sms=1", "dispatch.block_start_latency_cycles=0",
+                                        "dispatch.block_interval_cycles=1"};
+  overrides.insert(overrides.end(), extra.begin(), extra.end());
+  models::Arch arch = models::load_arch(preset, overrides);
+  FixedLatencyMemory memory(100);
+  sim::StatsRegistry stats;
+  models::Gpu gpu(arch, memory, stats);
+  gpu.run(std::make_unique<ProgramKernel>(blocks, threads, std::move(program)));
+  return Outcome{gpu.totals()};
+}
+
+// n independent instructions of one unit class: each writes its own register, reads none.
+ProgramKernel::Program independent(Unit unit, int n) {
+  return [=](std::uint64_t, std::uint32_t) {
+    std::vector<Instruction> p;
+    for (int i = 0; i < n; ++i) p.push_back(unit == Unit::LdSt ? load(traces::Reg(i % 200), traces::kNoReg)
+                                                               : op(unit, traces::Reg(i % 200)));
+    p.push_back(exit_op());
+    return p;
+  };
+}
+
+// A chain of n instructions each reading the previous one's result (R0 <- R0).
+ProgramKernel::Program dependent_chain(int n) {
+  return [=](std::uint64_t, std::uint32_t) {
+    std::vector<Instruction> p(n, op(Unit::Fp32, 0, {0}));
+    p.push_back(exit_op());
+    return p;
+  };
+}
+
+}  // namespace
+
+TEST_CASE("one warp, dependent FP32 chain: each link waits the full latency", "[models][sm]") {
+  // Kepler FP32 latency 10 (S2.7, S2.9). Issues at cycles 0, 10, 20; EXIT has no inputs and goes
+  // the cycle after (it never pairs, S2.4); the warp leaves at 21 and the block retires on the
+  // SM's next tick, 22.
+  Outcome o = run_on("kepler-k20x", 1, 32, dependent_chain(3));
+  CHECK(o.totals.warp_instructions == 4);
+  CHECK(o.totals.cycles == 22);
+}
+
+TEST_CASE("kepler: independent FP32 with enough warps issues 6 per cycle per SM", "[models][sm]") {
+  // 64 warps x 600 independent FFMAs. 4 schedulers x 2 dispatch could issue 8, the 192 CUDA
+  // cores cap it at 6 (S2.5): 38,400 instructions need 6,400 cycles, plus the EXITs and tail.
+  Outcome o = run_on("kepler-k20x", 2, 1024, independent(Unit::Fp32, 600));
+  CHECK(o.totals.warp_instructions == 64 * 601);
+  CHECK(o.ipc() == Approx(6.0).epsilon(0.01));
+  CHECK(o.dual_fraction() > 0.4);  // 6 per cycle from 4 schedulers needs pairs
+}
+
+TEST_CASE("kepler: LD/ST-only issues 1 per cycle, SFU-only 1, DP-only 2 and never pairs", "[models][sm]") {
+  // S2.5: 32 LD/ST units, 32 SFUs, 64 DP units per SMX; S2.4: no pairing with a DP instruction.
+  Outcome ldst = run_on("kepler-k20x", 2, 1024, independent(Unit::LdSt, 100));
+  CHECK(ldst.ipc() == Approx(1.0).epsilon(0.05));
+  Outcome sfu = run_on("kepler-k20x", 2, 1024, independent(Unit::Sfu, 100));
+  CHECK(sfu.ipc() == Approx(1.0).epsilon(0.05));
+  Outcome dp = run_on("kepler-k20x", 2, 1024, independent(Unit::Fp64, 200));
+  CHECK(dp.ipc() == Approx(2.0).epsilon(0.03));
+  CHECK(dp.totals.dual_issues == 0);
+  // With the S2.4 rule switched off, DP pairs too: 2 per cycle still caps it, but pairs appear.
+  Outcome dp_free = run_on("kepler-k20x", 2, 1024, independent(Unit::Fp64, 200), {"sm.fp64_blocks_dual_issue=false"});
+  CHECK(dp_free.totals.dual_issues > 0);
+}
+
+TEST_CASE("kepler: one warp alternating FP32 and independent loads dual-issues every pair", "[models][sm]") {
+  // FFMA R(i) then LD R(i+1): independent, different units, so each pair goes in one cycle
+  // (S2.3): 100 pairs at cycles 0..99, every issue a dual issue; EXIT alone at 100. The kernel
+  // ends when the last load (issued at 99, 100-cycle stand-in memory) lands: cycle 199.
+  ProgramKernel::Program alternate = [](std::uint64_t, std::uint32_t) {
+    std::vector<Instruction> p;
+    for (int i = 0; i < 100; ++i) {
+      p.push_back(op(Unit::Fp32, traces::Reg(2 * i % 200)));
+      p.push_back(load(traces::Reg((2 * i + 1) % 200), traces::kNoReg));
+    }
+    p.push_back(exit_op());
+    return p;
+  };
+  Outcome o = run_on("kepler-k20x", 1, 32, alternate);
+  CHECK(o.totals.dual_issues == 100);
+  CHECK(o.totals.issue_events == 101);
+  CHECK(o.totals.cycles == 199);
+}
+
+TEST_CASE("dependent chains: IPC grows with warps and saturates near 4 x 10 = 40 warps (S2.9)", "[models][sm]") {
+  // Each warp issues once per 10 cycles, so W warps give W/10 per cycle until the 4 schedulers
+  // are busy every cycle: IPC = min(W/10, 4). The expected curve, with 1% tolerance for the
+  // start and end of the run (1000 links per warp).
+  struct Point {
+    std::uint32_t warps, blocks, threads;
+    double ipc;
+  };
+  const Point curve[] = {{4, 1, 128, 0.4},   {8, 1, 256, 0.8},    {16, 1, 512, 1.6},  {32, 1, 1024, 3.2},
+                         {40, 2, 640, 4.0},  {48, 2, 768, 4.0},   {64, 2, 1024, 4.0}};
+  double previous = 0;
+  for (const auto& p : curve) {
+    INFO(p.warps << " warps");
+    Outcome o = run_on("kepler-k20x", p.blocks, p.threads, dependent_chain(1000));
+    CHECK(o.ipc() == Approx(p.ipc).epsilon(0.02));
+    CHECK(o.ipc() >= previous - 1e-9);
+    previous = o.ipc();
+    // Below saturation each scheduler waits on ALU results for the cycles it cannot fill:
+    // a fraction 1 - W/40 of them.
+    if (p.warps < 40)
+      CHECK(o.state_fraction(models::SchedulerState::AluDependency) == Approx(1.0 - p.warps / 40.0).margin(0.02));
+  }
+}
+
+TEST_CASE("barriers hold every warp of the block until the last arrives", "[models][sm]") {
+  // Warp 0 does 50 dependent FFMAs (500 cycles) before the barrier, warp 1 none; warp 1 must
+  // wait, so the kernel takes about 500 cycles and records barrier stalls.
+  ProgramKernel::Program program = [](std::uint64_t, std::uint32_t warp) {
+    std::vector<Instruction> p(warp == 0 ? 50 : 0, op(Unit::Fp32, 0, {0}));
+    p.push_back(barrier_op());
+    p.push_back(op(Unit::Fp32, 1, {0}));
+    p.push_back(exit_op());
+    return p;
+  };
+  Outcome o = run_on("kepler-k20x", 1, 64, program);
+  CHECK(o.totals.cycles >= 500);
+  CHECK(o.totals.cycles < 520);
+  CHECK(o.totals.state_cycles[int(models::SchedulerState::Barrier)] > 400);
+}
+
+TEST_CASE("a barrier does not wait for warps that have exited", "[models][sm]") {
+  // Warp 1 exits at once; warp 0 reaches a barrier. S2.8 counts only live warps, so warp 0
+  // passes: barrier, one FFMA, EXIT.
+  ProgramKernel::Program program = [](std::uint64_t, std::uint32_t warp) {
+    std::vector<Instruction> p;
+    if (warp == 0) p = {barrier_op(), op(Unit::Fp32, 0)};
+    p.push_back(exit_op());
+    return p;
+  };
+  Outcome o = run_on("kepler-k20x", 1, 64, program);
+  CHECK(o.totals.warp_instructions == 4);
+  CHECK(o.totals.cycles < 10);
+}
+
+TEST_CASE("memory latency: a load's consumer waits for the memory system's answer", "[models][sm]") {
+  // LD R1 at cycle 0 (fixed 100-cycle stand-in), FFMA R2 <- R1 at 100, EXIT at 101, retire 102.
+  ProgramKernel::Program program = [](std::uint64_t, std::uint32_t) {
+    return std::vector<Instruction>{load(1, traces::kNoReg), op(Unit::Fp32, 2, {1}), exit_op()};
+  };
+  Outcome o = run_on("kepler-k20x", 1, 32, program);
+  CHECK(o.totals.cycles == 102);
+  CHECK(o.totals.state_cycles[int(models::SchedulerState::MemoryDependency)] >= 99);
+}
+
+TEST_CASE("occupancy limits how many blocks run at once", "[models][sm]") {
+  // Fermi holds 8 blocks per SM (S1.1, seeds/004). One-warp blocks running a 100-link FP32 chain
+  // are latency-bound (8 warps issue once per 18 cycles, below Fermi's 1 FP32 warp-instruction
+  // per cycle), so a round of resident blocks takes 100 x 18 = 1800 cycles: 8 blocks one round,
+  // 9 and 16 blocks two.
+  Outcome eight = run_on("fermi-m2070", 8, 32, dependent_chain(100));
+  Outcome nine = run_on("fermi-m2070", 9, 32, dependent_chain(100));
+  Outcome sixteen = run_on("fermi-m2070", 16, 32, dependent_chain(100));
+  CHECK(eight.totals.cycles == Approx(1800).margin(20));
+  CHECK(nine.totals.cycles == Approx(3600).margin(40));
+  CHECK(sixteen.totals.cycles == Approx(3600).margin(40));
+  // Eight warps resident whenever the SM is busy.
+  CHECK(double(sixteen.totals.warp_cycles) / double(sixteen.totals.active_cycles) == Approx(8.0).epsilon(0.02));
+}
+
+TEST_CASE("fermi: one FP32 warp-instruction per cycle caps a throughput-bound kernel", "[models][sm]") {
+  // 32 CUDA cores per SM (S2.5 for Fermi): 8 blocks x 4 warps x 101 instructions need 3232 cycles.
+  Outcome o = run_on("fermi-m2070", 8, 128, dependent_chain(100));
+  CHECK(o.ipc() == Approx(1.0).epsilon(0.01));
+  CHECK(o.totals.state_cycles[int(models::SchedulerState::UnitBusy)] > 0);
+}
+
+TEST_CASE("an idle GPU costs no events: a long memory wait is one sleep", "[models][sm][engine]") {
+  ProgramKernel::Program program = [](std::uint64_t, std::uint32_t) {
+    return std::vector<Instruction>{load(1, traces::kNoReg), op(Unit::Fp32, 2, {1}), exit_op()};
+  };
+  models::Arch arch = models::load_arch("kepler-k20x", {"gpu.sms=1", "dispatch.block_start_latency_cycles=0"});
+  FixedLatencyMemory memory(1'000'000);
+  sim::StatsRegistry stats;
+  models::Gpu gpu(arch, memory, stats);
+  gpu.run(std::make_unique<ProgramKernel>(1, 32, program));
+  CHECK(gpu.totals().cycles == 1'000'002);
+  CHECK(gpu.engine().events_processed() < 20);
+}
+
+TEST_CASE("greedy-then-oldest runs one warp ahead; fair rotation interleaves (S2.6)", "[models][sm]") {
+  // Two warps on one single-dispatch scheduler, each: 100 independent FFMAs, then a load.
+  // lrr alternates every cycle, so both loads issue at about cycle 200; gto keeps warp 0 going,
+  // so its load issues at 100 and warp 1's about 100 cycles later.
+  auto load_cycles = [](const char* policy) {
+    models::Arch arch = models::load_arch(
+        "kepler-k20x", {"gpu.sms=1", "dispatch.block_start_latency_cycles=0", "sm.schedulers=1",
+                        "sm.max_warps_per_scheduler=64", "sm.dispatch_per_scheduler=1",
+                        std::string("sm.scheduler_policy=") + policy});
+    struct Recording : FixedLatencyMemory {
+      Recording() : FixedLatencyMemory(100) {}
+      std::vector<sim::Cycle> cycles;
+      models::MemoryAccessResult access(std::uint32_t sm, std::uint32_t k, const Instruction& in, sim::Cycle now) override {
+        cycles.push_back(now);
+        return FixedLatencyMemory::access(sm, k, in, now);
+      }
+    } memory;
+    sim::StatsRegistry stats;
+    models::Gpu gpu(arch, memory, stats);
+    gpu.run(std::make_unique<ProgramKernel>(1, 64, [](std::uint64_t, std::uint32_t) {
+      std::vector<Instruction> p;
+      for (int i = 0; i < 100; ++i) p.push_back(op(Unit::Fp32, traces::Reg(i)));
+      p.push_back(load(150, traces::kNoReg));
+      p.push_back(exit_op());
+      return p;
+    }));
+    return memory.cycles;
+  };
+  auto lrr = load_cycles("lrr");
+  auto gto = load_cycles("gto");
+  REQUIRE(lrr.size() == 2);
+  REQUIRE(gto.size() == 2);
+  CHECK(lrr[0] >= 198);
+  CHECK(lrr[1] - lrr[0] <= 2);
+  CHECK(gto[0] == 100);
+  CHECK(gto[1] >= 199);
+}

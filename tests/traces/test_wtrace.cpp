@@ -1,0 +1,260 @@
+// The native .wtrace format: exact round trips of the shared traces and of a library-style
+// kernel, and corruption (flipped bytes, truncation) reported as InputError with file and chunk.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/errors.hpp"
+#include "tests/test_support.hpp"
+#include "tests/traces/accelsim_test_helpers.hpp"
+#include "traces/accelsim/trace_origin.hpp"
+#include "traces/open_workload.hpp"
+#include "traces/wtrace/wtrace_writer.hpp"
+
+using namespace warpsim::traces;
+using namespace warpsim::test;
+using warpsim::sim::InputError;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+void spit(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
+
+// Opens the workload and reads every instruction of every launch; returns the InputError
+// message, or "" if everything read.
+std::string read_everything(const std::string& path) {
+  try {
+    Workload w = open_workload(path);
+    for (const auto& step : w.steps)
+      if (step.kind == WorkloadStep::Kind::Launch) {
+        auto k = step.launch.open();
+        read_all(*k);
+      }
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+template <typename F>
+std::string input_error_message_or_empty(F f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// A kernel the way the synthetic library makes one: every field set, no trace behind it.
+class LibraryLikeKernel : public KernelSource {
+ public:
+  LibraryLikeKernel() {
+    info_.name = "readOffset";
+    info_.grid = {3, 2, 1};
+    info_.block = {48, 1, 1};
+    info_.registers_per_thread = 40;
+    info_.shared_bytes_per_block = 1024;
+    info_.stream_id = 7;
+    info_.window = {0x7000000000, 1 << 20, 0.625, AccessProperty::Persisting, AccessProperty::Normal};
+    info_.set_aside_bytes = 3 << 20;
+  }
+  const KernelInfo& info() const override { return info_; }
+  std::vector<std::unique_ptr<WarpStream>> open_block(std::uint64_t id) override {
+    std::vector<std::unique_ptr<WarpStream>> warps;
+    if (id == 4) return warps;  // a block with no warps
+    for (int w = 0; w < 2; ++w) warps.push_back(std::make_unique<Stream>(id, w));
+    return warps;
+  }
+  std::vector<std::string> warnings() const override { return {"a warning"}; }
+
+  static Instruction make(std::uint64_t block, int warp, int i) {
+    Instruction inst;
+    inst.pc = static_cast<std::uint32_t>(i * 16);
+    inst.active_mask = warp == 1 ? 0x0000ffffu : kFullMask;
+    if (i % 3 == 0) {
+      inst.unit = Unit::LdSt;
+      inst.mem_op = i % 2 ? MemOp::Store : MemOp::Load;
+      inst.space = MemSpace::Global;
+      inst.cache_op = CacheOp::Global;
+      inst.width = 4;
+      for (int lane = 0; lane < 32; ++lane)
+        inst.addr[lane] = (inst.active_mask >> lane & 1) ? 0x7000000000 + block * 4096 + lane * (i % 2 ? 4 : 132) : 0;
+    } else {
+      inst.unit = i % 3 == 1 ? Unit::Fp32 : Unit::Fp64;
+      inst.dst_count = 1;
+      inst.dst[0] = static_cast<Reg>(i % 255);
+      inst.src_count = 2;
+      inst.src[0] = predicate_reg(i % 7);
+      inst.src[1] = static_cast<Reg>(warp);
+    }
+    if (i == 9) inst.control = Control::Barrier;
+    if (i == 10) inst.control = Control::Exit;
+    return inst;
+  }
+
+ private:
+  struct Stream : WarpStream {
+    Stream(std::uint64_t b, int w) : block(b), warp(w) {}
+    bool next(Instruction& out) override {
+      if (i > 10) return false;
+      out = make(block, warp, i++);
+      return true;
+    }
+    std::uint64_t block;
+    int warp;
+    int i = 0;
+  };
+  KernelInfo info_;
+};
+
+}  // namespace
+
+TEST_CASE("every shared trace converts to .wtrace and reads back identically", "[wtrace][shared]") {
+  std::string dir = temp_dir("wtrace-roundtrip");
+  for (const auto& row : readme_rows()) {
+    INFO(row.folder);
+    std::string src = shared_path("traces/" + row.folder + "/kernelslist.g");
+    std::string out = dir + "/" + row.folder + ".wtrace";
+    Workload original = open_workload(src);
+    auto written = wtrace::write_wtrace(original, out);
+    CHECK(written.instructions == row.instruction_lines);
+    CHECK_FALSE(fs::exists(out + ".partial"));
+    Workload copy = open_workload(out);
+    CHECK(copy.name == original.name);
+    REQUIRE(copy.steps.size() == original.steps.size());
+    for (std::size_t s = 0; s < copy.steps.size(); ++s) {
+      REQUIRE(copy.steps[s].kind == original.steps[s].kind);
+      if (copy.steps[s].kind == WorkloadStep::Kind::Memcpy) {
+        CHECK(copy.steps[s].memcpy.device_address == original.steps[s].memcpy.device_address);
+        CHECK(copy.steps[s].memcpy.bytes == original.steps[s].memcpy.bytes);
+        continue;
+      }
+      CHECK(copy.steps[s].launch.label == original.steps[s].launch.label);
+      auto a = original.steps[s].launch.open();
+      auto b = copy.steps[s].launch.open();
+      CHECK(b->info().name == a->info().name);
+      CHECK(b->info().grid.count() == a->info().grid.count());
+      CHECK(b->info().block.x == a->info().block.x);
+      CHECK(b->info().registers_per_thread == a->info().registers_per_thread);
+      auto* traced = dynamic_cast<TracedKernelSource*>(b.get());
+      REQUIRE(traced);
+      CHECK(traced->origin().format == "accelsim");
+      CHECK(traced->origin().binary_version == dynamic_cast<TracedKernelSource&>(*a).origin().binary_version);
+      auto ia = read_all(*a), ib = read_all(*b);
+      REQUIRE(ia.size() == ib.size());
+      std::string why;
+      for (std::size_t i = 0; i < ia.size(); ++i) {
+        INFO("instruction " << i << " field " << why);
+        REQUIRE(ia[i].block == ib[i].block);
+        REQUIRE(ia[i].warp == ib[i].warp);
+        REQUIRE(same_instruction(ia[i].inst, ib[i].inst, &why));
+      }
+    }
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a library-style kernel round-trips through .wtrace, KernelInfo included", "[wtrace]") {
+  std::string dir = temp_dir("wtrace-library");
+  LibraryLikeKernel kernel;
+  auto s = wtrace::write_wtrace(kernel, "readOffset", dir + "/k.wtrace");
+  CHECK(s.blocks == 5);
+  CHECK(s.instructions == 5 * 2 * 11);
+  Workload w = open_workload(dir + "/k.wtrace");
+  REQUIRE(w.steps.size() == 1);
+  auto k = w.steps[0].launch.open();
+  const KernelInfo& a = kernel.info();
+  const KernelInfo& b = k->info();
+  CHECK(b.name == a.name);
+  CHECK((b.grid.x == 3 && b.grid.y == 2 && b.grid.z == 1));
+  CHECK(b.registers_per_thread == 40);
+  CHECK(b.shared_bytes_per_block == 1024);
+  CHECK(b.stream_id == 7);
+  CHECK(b.window.base == a.window.base);
+  CHECK(b.window.bytes == a.window.bytes);
+  CHECK(b.window.hit_ratio == a.window.hit_ratio);
+  CHECK(b.window.hit_prop == a.window.hit_prop);
+  CHECK(b.window.miss_prop == a.window.miss_prop);
+  CHECK(b.set_aside_bytes == a.set_aside_bytes);
+  CHECK(k->warnings() == std::vector<std::string>{"a warning"});
+  CHECK(dynamic_cast<TracedKernelSource&>(*k).origin().format == "library");
+  CHECK(k->open_block(4).empty());
+  auto all = read_all(*k);
+  REQUIRE(all.size() == 110);
+  for (const auto& d : all) {
+    Instruction expect = LibraryLikeKernel::make(d.block, static_cast<int>(d.warp), static_cast<int>(d.inst.pc / 16));
+    std::string why;
+    INFO(why);
+    CHECK(same_instruction(expect, d.inst, &why));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a corrupted .wtrace is an InputError naming the file and the chunk", "[wtrace]") {
+  std::string dir = temp_dir("wtrace-corrupt");
+  std::string good = dir + "/vectoradd.wtrace";
+  wtrace::write_wtrace(open_workload(shared_path("traces/vectoradd-sm80-v5/kernelslist.g")), good);
+  std::string bytes = slurp(good);
+  REQUIRE(read_everything(good).empty());
+
+  std::string bad = dir + "/bad.wtrace";
+  // A byte flipped in the middle lands in a thread-block chunk: its checksum fails.
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x10;
+  spit(bad, flipped);
+  std::string e = read_everything(bad);
+  CHECK(contains(e, "bad.wtrace: chunk "));
+  CHECK(contains(e, "(thread block) at byte"));
+  CHECK(contains(e, "checksum mismatch"));
+
+  // Truncated anywhere: found when the file is opened, before any simulation.
+  for (std::size_t cut : {bytes.size() - 1, bytes.size() / 3, std::size_t(20), std::size_t(40)}) {
+    INFO(cut);
+    spit(bad, bytes.substr(0, cut));
+    std::string t = input_error_message_or_empty([&] { open_workload(bad); });
+    CHECK(contains(t, "bad.wtrace"));
+    CHECK(contains(t, "chunk"));
+    CHECK(contains(t, "truncated"));
+  }
+  spit(bad, bytes.substr(0, 10));
+  CHECK(contains(read_everything(bad), "too short"));
+  spit(bad, "hello world, not a trace");
+  CHECK(contains(read_everything(bad), "not a .wtrace file"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("every single-byte corruption of a small .wtrace is detected", "[wtrace]") {
+  std::string dir = temp_dir("wtrace-flip");
+  std::string good = dir + "/ffma.wtrace";
+  wtrace::write_wtrace(open_workload(shared_path("traces/ffma-sm90-v5/kernelslist.g")), good);
+  std::string bytes = slurp(good);
+  std::string bad = dir + "/bad.wtrace";
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    INFO(i);
+    std::string flipped = bytes;
+    flipped[i] ^= 0x01;
+    spit(bad, flipped);
+    CHECK(contains(read_everything(bad), "bad.wtrace"));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("trace convert writes a .wtrace that trace info reads", "[wtrace][cli]") {
+  std::string dir = temp_dir("wtrace-cli");
+  auto r = run_warpsim("trace convert " + shared_path("traces/btree-rodinia-sm90-v5") + " " + dir + "/btree.wtrace");
+  REQUIRE(r.exit_code == 0);
+  auto info = run_warpsim("trace info " + dir + "/btree.wtrace");
+  REQUIRE(info.exit_code == 0);
+  CHECK(contains(info.out, "total: 43664 instructions"));
+  CHECK(contains(info.out, "8 x 128"));
+  CHECK(contains(info.out, "tracer version 5, binary version 90"));
+  CHECK(run_warpsim("trace convert " + shared_path("traces/btree-rodinia-sm90-v5") + " " + dir + "/btree.bin").exit_code == 2);
+  fs::remove_all(dir);
+}

@@ -1,0 +1,87 @@
+#include "traces/accelsim/kernelslist.hpp"
+
+#include <filesystem>
+
+#include "sim/errors.hpp"
+#include "traces/accelsim/field_cursor.hpp"
+#include "traces/accelsim/line_reader.hpp"
+#include "traces/accelsim/traceg_kernel_source.hpp"
+
+namespace warpsim::traces::accelsim {
+namespace fs = std::filesystem;
+using sim::InputError;
+
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+LaunchStep launch_of(const std::string& file, const std::string& label) {
+  LaunchStep launch;
+  launch.label = label;
+  launch.open = [file]() -> std::unique_ptr<KernelSource> { return std::make_unique<TracegKernelSource>(file); };
+  return launch;
+}
+
+// "MemcpyHtoD,0x<hex>,<bytes>"
+MemcpyStep parse_memcpy(std::string_view line) {
+  std::string_view rest = line.substr(std::string_view("MemcpyHtoD").size());
+  if (rest.empty() || rest.front() != ',') throw LineError("expected 'MemcpyHtoD,0x<address>,<bytes>'");
+  rest.remove_prefix(1);
+  std::size_t comma = rest.find(',');
+  if (comma == std::string_view::npos) throw LineError("expected 'MemcpyHtoD,0x<address>,<bytes>'");
+  MemcpyStep step;
+  step.device_address = parse_hex(trim(rest.substr(0, comma)), "MemcpyHtoD address");
+  step.bytes = parse_unsigned_decimal(trim(rest.substr(comma + 1)), "MemcpyHtoD size");
+  return step;
+}
+
+}  // namespace
+
+Workload read_kernelslist(const std::string& path) {
+  LineReader lines(path);
+  fs::path dir = fs::path(path).parent_path();
+  Workload w;
+  w.name = fs::absolute(path).parent_path().filename().string();
+  std::string_view line;
+  while (lines.next(line)) {
+    line = trim(line);
+    if (line.empty()) continue;
+    if (line.substr(0, 10) == "MemcpyHtoD") {
+      WorkloadStep step{WorkloadStep::Kind::Memcpy, {}, {}};
+      try {
+        step.memcpy = parse_memcpy(line);
+      } catch (const LineError& e) {
+        throw InputError(lines.where(), e.what());
+      }
+      w.steps.push_back(std::move(step));
+    } else if (line.substr(0, 6) == "kernel") {
+      std::string name(line);
+      if (!ends_with(name, ".traceg") && !ends_with(name, ".traceg.xz"))
+        throw InputError(lines.where(), "kernel trace '" + name + "' is neither .traceg nor .traceg.xz");
+      fs::path file = dir / name;
+      if (!fs::is_regular_file(file))
+        throw InputError(lines.where(), "kernel trace file '" + name + "' not found (looked for " + file.string() + ")");
+      w.steps.push_back(WorkloadStep{WorkloadStep::Kind::Launch, {}, launch_of(file.string(), name)});
+    }
+    // Every other line is ignored, as Accel-Sim does (FORMAT.md section 1).
+  }
+  return w;
+}
+
+Workload single_traceg_workload(const std::string& path) {
+  if (!fs::is_regular_file(path)) throw InputError(path, "no such file");
+  Workload w;
+  w.name = fs::path(path).filename().string();
+  w.steps.push_back(WorkloadStep{WorkloadStep::Kind::Launch, {}, launch_of(path, w.name)});
+  return w;
+}
+
+}  // namespace warpsim::traces::accelsim

@@ -1,0 +1,100 @@
+#pragma once
+// A warp walking its kernel's SASS listing (sass_program.hpp) one instruction per next(): the
+// listing gives opcode, unit, registers and memory kind; `Logic` (one object per warp, defined
+// next to each kernel) gives what depends on the thread: which lanes leave at `@P EXIT`, where
+// a guarded branch goes, which lanes a guarded instruction runs on, and the address of every
+// lane of every global/shared/local access. No allocation per instruction; `addr` is written
+// only for memory instructions.
+//
+// Logic's interface (all by hook ordinal, see SassOp::hook / mem_index):
+//   std::uint32_t exit_lanes(std::uint16_t hook, std::uint32_t live);      // lanes leaving
+//   bool branch_taken(std::uint16_t hook);                                  // uniform branches
+//   std::uint32_t predicated_lanes(std::uint16_t hook, std::uint32_t live); // guard true
+//   void addresses(std::uint16_t mem_index, std::uint32_t mask, std::uint64_t* addr);
+#include <span>
+#include <utility>
+
+#include "traces/kernels/sass_program.hpp"
+#include "traces/kernels/warp_place.hpp"
+#include "traces/warp_stream.hpp"
+
+namespace warpsim::traces::kernels {
+
+// Defaults for kernels without guarded instructions of some kind; reaching one is a bug in the
+// kernel's logic, caught by the per-kernel tests.
+struct LogicDefaults {
+  std::uint32_t exit_lanes(std::uint16_t, std::uint32_t) const { return 0; }
+  bool branch_taken(std::uint16_t) { return false; }
+  std::uint32_t predicated_lanes(std::uint16_t, std::uint32_t) const { return 0; }
+};
+
+template <class Logic>
+class SassWarpStream final : public WarpStream {
+ public:
+  SassWarpStream(std::span<const SassOp> ops, std::uint32_t live_lanes, Logic logic)
+      : ops_(ops.data()), size_(static_cast<std::uint32_t>(ops.size())), live_(live_lanes),
+        logic_(std::move(logic)) {}
+
+  bool next(Instruction& out) override {
+    if (done_ || index_ >= size_) return false;
+    const SassOp& op = ops_[index_];
+    std::uint32_t mask = live_;
+    std::uint32_t next_index = index_ + 1;
+    switch (op.kind) {
+      case OpKind::Plain:
+        break;
+      case OpKind::Predicated:
+        mask = logic_.predicated_lanes(op.hook, live_) & live_;
+        break;
+      case OpKind::CondBranch:
+        if (logic_.branch_taken(op.hook))
+          next_index = op.target;
+        else
+          mask = 0;  // the guard is false on every lane: issued, nobody branches
+        break;
+      case OpKind::Branch:
+        next_index = op.target;
+        break;
+      case OpKind::GuardedExit:
+        mask = logic_.exit_lanes(op.hook, live_) & live_;
+        live_ &= ~mask;
+        done_ = live_ == 0;  // a warp whose lanes all left executes nothing more
+        break;
+      case OpKind::Exit:
+        done_ = true;
+        break;
+    }
+    out.pc = op.pc;
+    out.active_mask = mask;
+    out.unit = op.unit;
+    out.control = op.control;
+    out.dst_count = op.dst_count;
+    out.src_count = op.src_count;
+    out.dst = op.dst;
+    out.src = op.src;
+    out.space = op.space;
+    out.mem_op = op.mem_op;
+    out.cache_op = op.cache_op;
+    out.width = op.width;
+    if (op.mem_op != MemOp::None) {
+      if (op.space == MemSpace::Constant)
+        for_each_lane(mask, [&](int lane) { out.addr[lane] = op.const_offset; });
+      else
+        logic_.addresses(op.mem_index, mask, out.addr.data());
+    }
+    index_ = next_index;
+    return true;
+  }
+
+  const Logic& logic() const { return logic_; }
+
+ private:
+  const SassOp* ops_;
+  std::uint32_t size_;
+  std::uint32_t index_ = 0;
+  std::uint32_t live_;
+  bool done_ = false;
+  Logic logic_;
+};
+
+}  // namespace warpsim::traces::kernels
