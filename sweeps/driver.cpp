@@ -1,6 +1,7 @@
 #include "sweeps/driver.hpp"
 
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
@@ -120,6 +121,10 @@ DriverOutcome run_points(const std::vector<Point>& points, const PointRunner& ru
 
   auto should_stop = [&] { return collector_failed.load() || (options.stop && options.stop->load()); };
   const int jobs = options.jobs > 0 ? options.jobs : default_jobs();
+  // -j above the core count is honoured (e.g. points that wait on I/O, or testing -j 4 on 2 cores):
+  // TBB's default worker limit is the core count, so raise it for this sweep.
+  tbb::global_control workers(tbb::global_control::max_allowed_parallelism,
+                              static_cast<std::size_t>(std::max(jobs, tbb::this_task_arena::max_concurrency())));
   tbb::task_arena arena(jobs);
   arena.execute([&] {
     // One task per point: points take milliseconds to minutes, so balance matters more than overhead.

@@ -62,7 +62,7 @@ std::uint64_t parse_seed(const std::string& text, const std::string& where) {
   return static_cast<std::uint64_t>(v);
 }
 
-// Checks one study line's name and values against what the simulator knows.
+// Checks the names and values of one study line that do not depend on the study's kernels.
 void check_setting(const Setting& s, const std::string& where, const fs::path& spec_dir, Setting& out) {
   out = s;
   if (s.name == "arch") {
@@ -71,9 +71,7 @@ void check_setting(const Setting& s, const std::string& where, const fs::path& s
       if (std::find(presets.begin(), presets.end(), v) == presets.end())
         throw sim::InputError(where, "unknown architecture '" + v + "'; known: " + join(presets));
   } else if (s.name == "kernel") {
-    for (const auto& v : s.values)
-      if (!is_known_kernel(v))
-        throw sim::InputError(where, "unknown kernel '" + v + "'; known: " + join(known_kernels()));
+    for (const auto& v : s.values) check_kernel(v, where);
   } else if (s.name == "trace") {
     // Relative trace paths are relative to the spec, so a spec and its traces move together.
     for (auto& v : out.values) {
@@ -82,12 +80,19 @@ void check_setting(const Setting& s, const std::string& where, const fs::path& s
       v = fs::absolute(p).lexically_normal().string();
     }
   } else if (s.name.rfind("set.", 0) == 0) {
-    if (!is_known_preset_parameter(s.name.substr(4)))
-      throw sim::InputError(where, "unknown preset parameter '" + s.name.substr(4) +
-                                       "' (see `warpsim arch show ARCH` for the keys)");
-  } else if (!is_known_kernel_parameter(s.name)) {
-    throw sim::InputError(where, "unknown key '" + s.name + "'; a study takes arch, kernel or trace, seed, set.<preset key>, "
-                                 "or a kernel/policy parameter: " + join(known_kernel_parameters()));
+    for (const auto& v : s.values) check_preset_parameter(s.name.substr(4), v, where);
+  }
+}
+
+// Kernel and policy parameters: every kernel of the study must take the parameter and every value.
+void check_kernel_settings(const Study& st, const std::string& file) {
+  const Setting* kernels = st.find("kernel");
+  std::vector<std::string> names = kernels ? kernels->values : std::vector<std::string>{""};
+  for (const auto& s : st.settings) {
+    if (s.name == "arch" || s.name == "kernel" || s.name == "trace" || s.name.rfind("set.", 0) == 0) continue;
+    const std::string where = file + ":" + std::to_string(s.line);
+    for (const auto& k : names)
+      for (const auto& v : s.values) check_kernel_parameter(k, s.name, v, where);
   }
 }
 
@@ -148,6 +153,7 @@ SweepSpec parse_entries(const std::vector<sim::IniEntry>& entries, const std::st
                           [](const Setting& s) { return s.name == "arch"; });
     std::stable_partition(st.settings.begin() + 1, st.settings.end(),
                           [](const Setting& s) { return s.name == "kernel" || s.name == "trace"; });
+    check_kernel_settings(st, file);
   }
   return spec;
 }

@@ -1,40 +1,70 @@
 #include "sweeps/spec_vocabulary.hpp"
 
-#include <algorithm>
-
 #include "models/arch.hpp"
+#include "sim/config.hpp"
+#include "sim/errors.hpp"
+#include "traces/kernels/library.hpp"
+#include "traces/kernels/param_specs.hpp"
 
 namespace warpsim::sweeps {
+namespace {
 
-// Kept equal to CONTRACT.md's kernel library; the kernel library has no table to ask yet.
-const std::vector<std::string>& known_kernels() {
-  static const std::vector<std::string> names = {
-      "readOffset", "readOffsetNC", "writeOffset", "readOffsetUnroll", "stridedRead", "testInnerStruct",
-      "testInnerArray", "transposeNaive", "transposeShared", "fmaChain", "chase", "persistKernel", "emptyKernel"};
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) {
+    if (!out.empty()) out += ", ";
+    out += s;
+  }
+  return out;
+}
+
+// Config::set checks a value against its ParamSpec (type, range, choices) and names `where`.
+void check_value(const std::vector<sim::ParamSpec>& specs, const std::string& key, const std::string& value,
+                 const std::string& where, const std::string& owner) {
+  bool known = false;
+  std::vector<std::string> names;
+  for (const auto& s : specs) {
+    names.push_back(s.key);
+    known = known || s.key == key;
+  }
+  if (!known) throw sim::InputError(where, owner + " has no parameter '" + key + "'; its parameters: " + join(names));
+  sim::Config config(specs);
+  config.set(key, value, where);
+}
+
+}  // namespace
+
+std::vector<std::string> known_kernels() {
+  std::vector<std::string> names;
+  for (const auto& k : traces::kernels::library()) names.push_back(k.name);
   return names;
 }
 
-const std::vector<std::string>& known_kernel_parameters() {
-  static const std::vector<std::string> names = {
-      "n", "block", "grid", "offset", "unroll", "stride", "width", "pad", "ilp", "iters", "persist_bytes",
-      "data_bytes", "working_set_bytes", "steps", "window_bytes", "hit_ratio", "hit_prop", "miss_prop",
-      "set_aside_bytes"};
-  return names;
+void check_kernel(const std::string& kernel, const std::string& where) {
+  if (!traces::kernels::find_kernel(kernel))
+    throw sim::InputError(where, "unknown kernel '" + kernel + "'; known: " + join(known_kernels()));
 }
 
-bool is_known_kernel(const std::string& name) {
-  const auto& k = known_kernels();
-  return std::find(k.begin(), k.end(), name) != k.end();
+void check_kernel_parameter(const std::string& kernel, const std::string& name, const std::string& value,
+                            const std::string& where) {
+  if (kernel.empty()) {
+    check_value(traces::kernels::l2_policy_params(), name, value, where, "a trace");
+    return;
+  }
+  const auto* def = traces::kernels::find_kernel(kernel);
+  if (!def) throw sim::InputError(where, "unknown kernel '" + kernel + "'");
+  check_value(def->params, name, value, where, "kernel " + kernel);
 }
 
-bool is_known_kernel_parameter(const std::string& name) {
-  const auto& k = known_kernel_parameters();
-  return std::find(k.begin(), k.end(), name) != k.end();
-}
-
-bool is_known_preset_parameter(const std::string& key) {
+void check_preset_parameter(const std::string& key, const std::string& value, const std::string& where) {
   const auto& specs = models::arch_params();
-  return std::any_of(specs.begin(), specs.end(), [&](const sim::ParamSpec& s) { return s.key == key; });
+  for (const auto& s : specs)
+    if (s.key == key) {
+      sim::Config config(specs);
+      config.set(key, value, where);
+      return;
+    }
+  throw sim::InputError(where, "unknown preset parameter '" + key + "' (see `warpsim arch show ARCH` for the keys)");
 }
 
 }  // namespace warpsim::sweeps

@@ -24,15 +24,20 @@ models::RunResult synthetic_simulate(const models::RunRequest& request, std::chr
   r.kernel = request.kernel.empty() ? request.trace : request.kernel;
   std::uint64_t h = fnv1a(14695981039346656037ULL, request.arch);
   h = fnv1a(h, r.kernel);
-  for (const auto& o : request.arch_overrides) h = fnv1a(h, o);
+  std::int64_t max_block = 1024;
+  for (const auto& o : request.arch_overrides) {
+    h = fnv1a(h, o);
+    if (o.rfind("sm.max_threads_per_block=", 0) == 0) sim::parse_int(o.substr(o.find('=') + 1), max_block);
+  }
   for (const auto& p : request.kernel_params) {
     h = fnv1a(h, p);
     auto eq = p.find('=');
     std::string key = p.substr(0, eq), value = p.substr(eq + 1);
     r.params.emplace_back(key, value);
     std::int64_t v;
-    if (key == "block" && sim::parse_int(value, v) && v > 1024)
-      throw sim::InputError("block", "a block of " + value + " threads exceeds the 1024 threads per block of " + request.arch);
+    if (key == "block" && sim::parse_int(value, v) && v > max_block)
+      throw sim::InputError("block", "a block of " + value + " threads exceeds the " + std::to_string(max_block) +
+                                         " threads per block of " + request.arch);
   }
   h = fnv1a(h, std::to_string(request.seed));
   r.cycles = 1000 + h % 100000;

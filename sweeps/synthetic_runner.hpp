@@ -1,8 +1,9 @@
 #pragma once
 // A stand-in for models::simulate that computes metrics from the request alone (a hash of its
 // fields), so the sweep machinery -- enumeration, parallel determinism, journal, resume, shards,
-// merge, MPI, Slurm -- is tested in seconds and independently of the GPU model. It refuses
-// block > 1024 with an InputError, like the real simulator, so failed points are exercised too.
+// merge, MPI, Slurm -- is tested in seconds and independently of the GPU model. Like the real
+// simulator it refuses a block above sm.max_threads_per_block (1024, or an override) with an
+// InputError, so failed points are exercised too.
 // The CLI uses it only when WARPSIM_SWEEP_RUNNER=synthetic (tests set it).
 #include <chrono>
 

@@ -21,7 +21,7 @@ inline sweeps::PointRunner synthetic_runner() {
   return [](const models::RunRequest& r) { return sweeps::synthetic_simulate(r); };
 }
 
-// Two studies, one with a point the simulator refuses (block 2048).
+// Two studies, one with a point the simulator refuses (block 1024 above an override of 512).
 inline const char* kTwoStudySpec = R"(# two studies
 [sweep]
 seed = 7
@@ -29,9 +29,10 @@ seed = 7
 [study unroll]
 arch = kepler-k20x, hopper-h100
 kernel = readOffsetUnroll
+set.sm.max_threads_per_block = 512   # so block 1024 cannot run
 n = 4096
-block = 128, 2048
-unroll = 1..4 step 1
+block = 128, 1024
+unroll = 1, 2, 4, 8
 offset = 0, 16
 
 [study persist]

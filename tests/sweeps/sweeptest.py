@@ -67,9 +67,10 @@ seed = 3
 [study unroll]
 arch = kepler-k20x, hopper-h100
 kernel = readOffsetUnroll
+set.sm.max_threads_per_block = 512   # so block 1024 cannot run
 n = 4096
-block = 128, 2048
-unroll = 1..4
+block = 128, 1024
+unroll = 1, 2, 4, 8
 offset = 0, 16
 
 [study persist]

@@ -54,10 +54,10 @@ TEST_CASE("a point the simulator refuses is recorded with its reason and the swe
   o.jobs = 2;
   auto out = sweeps::run_points(points, test::synthetic_runner(), o);
   REQUIRE(out.results.size() == points.size());
-  CHECK(out.failed == 16);  // block = 2048 is half of the first study
-  const auto& r = out.results[8];  // kepler, block 2048, unroll 1, offset 0
+  CHECK(out.failed == 16);  // block = 1024 > 512 is half of the first study
+  const auto& r = out.results[8];  // kepler, block 1024, unroll 1, offset 0
   CHECK(r.status == sweeps::kPointInputError);
-  CHECK(r.message.find("exceeds the 1024 threads per block") != std::string::npos);
+  CHECK(r.message.find("exceeds the 512 threads per block") != std::string::npos);
   CHECK(std::isnan(r.metrics[0]));
   CHECK(out.results[0].status == sweeps::kPointOk);
 

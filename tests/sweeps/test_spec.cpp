@@ -51,7 +51,7 @@ TEST_CASE("a spec with two studies enumerates each Cartesian product in row-majo
   // arch first, then kernel, then the file order.
   std::vector<std::string> names;
   for (const auto& s : u.settings) names.push_back(s.name);
-  CHECK(names == V{"arch", "kernel", "n", "block", "unroll", "offset"});
+  CHECK(names == V{"arch", "kernel", "set.sm.max_threads_per_block", "n", "block", "unroll", "offset"});
   CHECK(u.point_count() == 2 * 2 * 4 * 2);
   CHECK(spec.studies[1].point_count() == 5 * 3);
   CHECK(spec.point_count() == 32 + 15);
@@ -60,6 +60,7 @@ TEST_CASE("a spec with two studies enumerates each Cartesian product in row-majo
   REQUIRE(points.size() == 47);
   CHECK(points[0].request.arch == "kepler-k20x");
   CHECK(points[0].request.kernel_params == V{"n=4096", "block=128", "unroll=1", "offset=0"});
+  CHECK(points[0].request.arch_overrides == V{"sm.max_threads_per_block=512"});
   CHECK(points[1].request.kernel_params == V{"n=4096", "block=128", "unroll=1", "offset=16"});  // last fastest
   CHECK(points[16].request.arch == "hopper-h100");
   CHECK(points[0].request.seed == 7);
@@ -95,12 +96,16 @@ TEST_CASE("spec errors name file:line", "[sweep][spec]") {
     const char* what;
   };
   const Case cases[] = {
-      {"[study a]\narch = kepler-k20x\nkernel = readOffset\nblok = 32\n", ":4", "unknown key 'blok'"},
+      {"[study a]\narch = kepler-k20x\nkernel = readOffset\nblok = 32\n", ":4", "kernel readOffset has no parameter 'blok'"},
       {"[study a]\narch = kepler-k20x\nkernel = readOffset\nblock = 32..\n", ":4", "bad range"},
       {"[study a]\narch = kepler-k20x\nkernel = readOffset\nblock =\n", ":4", "no value"},
       {"[study a]\narch = volta-v100\nkernel = readOffset\n", ":2", "unknown architecture 'volta-v100'"},
       {"[study a]\narch = kepler-k20x\nkernel = readOffsett\n", ":3", "unknown kernel 'readOffsett'"},
       {"[study a]\narch = kepler-k20x\nkernel = readOffset\nset.sm.bogus = 1\n", ":4", "unknown preset parameter"},
+      {"[study a]\narch = kepler-k20x\nkernel = readOffsetUnroll\nunroll = 1..4\n", ":4", "bad value '3' for unroll"},
+      {"[study a]\narch = kepler-k20x\nkernel = readOffset\nblock = 32..2048 step 32\n", ":4", "bad value '1056' for block"},
+      {"[study a]\narch = kepler-k20x\nkernel = readOffset, persistKernel\noffset = 1\n", ":4",
+       "kernel persistKernel has no parameter 'offset'"},
       {"[sweep]\nseeed = 1\n[study a]\narch = kepler-k20x\nkernel = readOffset\n", ":2", "unknown key 'seeed'"},
       {"[sweeps]\nseed = 1\n", ":2", "unknown section"},
       {"[study a]\nkernel = readOffset\n", ":2", "has no 'arch ='"},

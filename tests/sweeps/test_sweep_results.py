@@ -33,7 +33,7 @@ def check_smoke(path):
                 assert st.dim_names(d) == ["point"], col
             assert d.compression == "gzip" and d.shuffle, col
         assert f["block"].dtype == np.int64
-        assert list(f["block"][:4]) == [64, 64, 64, 64] and list(f["unroll"][:4]) == [1, 2, 3, 4]
+        assert list(f["block"][:4]) == [64, 64, 64, 64] and list(f["unroll"][:4]) == [1, 2, 4, 8]
         assert (f["status"][:] == 0).all()
         assert f["grid/cycles"].shape == (3, 4)
         assert st.dim_names(f["grid/cycles"]) == ["block", "unroll"]
@@ -49,7 +49,7 @@ def check_smoke(path):
     # The grid and the columns hold the same numbers.
     for m in ["cycles", "ipc", "l2_hit_rate"]:
         assert np.array_equal(grid[m].values.ravel(), df[m].to_numpy(dtype=float)), m
-    assert float(grid["ipc"].sel(block=128, unroll=3)) == float(df.query("block == 128 and unroll == 3")["ipc"].iloc[0])
+    assert float(grid["ipc"].sel(block=128, unroll=4)) == float(df.query("block == 128 and unroll == 4")["ipc"].iloc[0])
     # pandas straight from h5py columns, as the README shows.
     with h5py.File(path, "r") as f:
         frame = pd.DataFrame({k: f[k][()] for k in ["block", "unroll", "cycles"]})
@@ -60,18 +60,18 @@ def check_two_studies(path):
     with h5py.File(path, "r") as f:
         assert set(f["grid"].keys()) == {"unroll", "persist"}
         status = f["status"][:]
-        assert (status[:32].reshape(2, 2, 4, 2)[:, 1] == 1).all()  # block 2048 cannot run
+        assert (status[:32].reshape(2, 2, 4, 2)[:, 1] == 1).all()  # block 1024 cannot run
         assert (status[32:] == 0).all()
         msg = f["message"][8].decode()
-        assert "exceeds the 1024 threads per block" in msg, msg
+        assert "exceeds the 512 threads per block" in msg, msg
         # Columns a study does not set are NaN there (numbers) or "" (strings).
         assert np.isnan(f["hit_ratio"][0]) and f["hit_ratio"][32] == 0.0
         assert f["block"].dtype == np.float64 and np.isnan(f["block"][40])
     u = xr.open_dataset(path, group="grid/unroll", engine="h5netcdf")
     assert list(u.dims) == ["arch", "block", "unroll", "offset"] or set(u.dims) == {"arch", "block", "unroll", "offset"}
     assert u["arch"].values.tolist() == ["kepler-k20x", "hopper-h100"]
-    assert np.isnan(u["cycles"].sel(arch="hopper-h100", block=2048)).all()
-    assert (u["status"].sel(block=2048) == 1).all()
+    assert np.isnan(u["cycles"].sel(arch="hopper-h100", block=1024)).all()
+    assert (u["status"].sel(block=1024) == 1).all()
     p = xr.open_dataset(path, group="grid/persist", engine="h5netcdf")
     assert dict(p.sizes) == {"hit_ratio": 5, "persist_bytes": 3}
     assert p["hit_ratio"].values.tolist() == [0, 0.25, 0.5, 0.75, 1]
