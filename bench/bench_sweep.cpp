@@ -49,11 +49,6 @@ int main(int argc, char** argv) {
   if (specs.empty()) specs = {source / "sweeps/specs/smoke.ini", source / "sweeps/specs/demo.ini"};
 
   const char* runner_env = std::getenv("WARPSIM_SWEEP_RUNNER");
-  if (!sweeps::simulator_available() && !runner_env) {
-    std::printf("bench_sweep: skipped: this build has no simulator yet (models::simulate); set "
-                "WARPSIM_SWEEP_RUNNER=synthetic to measure the driver alone\n");
-    return 77;
-  }
   sweeps::PointRunner runner = sweeps::default_point_runner();
   std::printf("runner: %s\n", runner_env ? runner_env : "models::simulate");
   std::printf("%-16s %7s %4s %10s %12s %11s %8s\n", "spec", "points", "-j", "seconds", "points/s", "efficiency",

@@ -9,8 +9,6 @@
 
 namespace warpsim::sweeps {
 
-bool simulator_available() { return WARPSIM_HAVE_SIMULATE != 0; }
-
 PointRunner default_point_runner() {
   if (const char* env = std::getenv("WARPSIM_SWEEP_RUNNER"); env && std::string(env).rfind("synthetic", 0) == 0) {
     std::string s = env;
@@ -19,13 +17,7 @@ PointRunner default_point_runner() {
       throw sim::InputError("WARPSIM_SWEEP_RUNNER", "expected synthetic or synthetic:MILLISECONDS, got '" + s + "'");
     return [ms](const models::RunRequest& r) { return synthetic_simulate(r, std::chrono::milliseconds(ms)); };
   }
-#if WARPSIM_HAVE_SIMULATE
   return [](const models::RunRequest& r) { return models::simulate(r); };
-#else
-  return [](const models::RunRequest&) -> models::RunResult {
-    throw sim::InputError("simulate", "this build has no simulator yet (models::simulate is not defined)");
-  };
-#endif
 }
 
 }  // namespace warpsim::sweeps

@@ -6,7 +6,5 @@
 namespace warpsim::sweeps {
 
 PointRunner default_point_runner();
-// False while this branch is built without models::simulate (the lead is writing it on main).
-bool simulator_available();
 
 }  // namespace warpsim::sweeps

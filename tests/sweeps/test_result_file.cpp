@@ -92,5 +92,5 @@ TEST_CASE("sweep --dry-run prints the point count and a sample on stdout", "[swe
   auto r = test::run_warpsim("sweep " + std::string(WARPSIM_SOURCE_DIR) + "/sweeps/specs/smoke.ini --dry-run");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("12 points in 1 study") == 0);
-  CHECK(r.out.find("point 0 [smoke] arch=kepler-k20x kernel=readOffsetUnroll") != std::string::npos);
+  CHECK(r.out.find("point 0 [smoke] arch=hopper-h100 kernel=readOffsetUnroll") != std::string::npos);
 }

@@ -24,7 +24,7 @@ def check_smoke(path):
             assert a in f.attrs, a
         assert f.attrs["seed"] == 1
         assert "[study smoke]" in f["config"][()].decode()
-        assert "gpu.sms = 14" in f["config"].attrs["preset kepler-k20x"]
+        assert "gpu.sms = 132" in f["config"].attrs["preset hopper-h100"]
         for col in ["point", "study", "arch", "kernel", "block", "unroll", "cycles", "time_ms", "status", "message",
                     "wall_s"] + METRICS:
             d = f[col]
@@ -41,7 +41,7 @@ def check_smoke(path):
     ds = xr.open_dataset(path, engine="h5netcdf")
     assert ds.sizes["point"] == 12
     df = ds.drop_vars("config").to_dataframe()
-    assert list(df["arch"].unique()) == ["kepler-k20x"]
+    assert list(df["arch"].unique()) == ["hopper-h100"]
     assert df["block"].tolist() == [64] * 4 + [128] * 4 + [256] * 4
     grid = xr.open_dataset(path, group="grid", engine="h5netcdf")
     assert dict(grid.sizes) == {"block": 3, "unroll": 4}
