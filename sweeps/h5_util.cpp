@@ -28,7 +28,17 @@ void check(herr_t status, const std::string& what) {
   if (status < 0) throw std::runtime_error("HDF5: cannot " + what);
 }
 
+namespace {
+// Failures become exceptions with our own message; HDF5's own error stack on stderr would only
+// confuse (e.g. when merge is given a file that is not a sweep result).
+void silence_hdf5_errors() {
+  static const bool silenced = [] { return H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0; }();
+  (void)silenced;
+}
+}  // namespace
+
 Handle create_file(const std::string& path) {
+  silence_hdf5_errors();
   // Creation order is tracked so h5py and xarray list columns in the order they were written.
   Handle fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "create file properties");
   check(H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), "track creation order");
@@ -36,6 +46,7 @@ Handle create_file(const std::string& path) {
 }
 
 Handle open_file_readonly(const std::string& path) {
+  silence_hdf5_errors();
   return Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open " + path);
 }
 

@@ -74,6 +74,10 @@ void write_parameter_column(hid_t file, hid_t point_scale, const std::string& na
   h5::attach_dimension(d, point_scale, 0);
 }
 
+// The kernel parameter `grid` (blocks) would collide with the /grid group: it becomes
+// `param.grid`. Every other parameter keeps its name.
+std::string parameter_column_name(const std::string& name) { return name == "grid" ? "param." + name : name; }
+
 std::string preset_text(const std::string& name) {
   models::Arch arch = models::load_arch(name);
   std::string out;
@@ -117,7 +121,7 @@ void write_contents(const std::string& path, const SweepSpec& spec, const std::v
   for (const auto& name : swept_parameter_names(spec)) {
     std::vector<const std::string*> v(n);
     for (std::size_t i = 0; i < n; ++i) v[i] = point_value(spec, points[results[i].index], name);
-    write_parameter_column(file, point, name, v);
+    write_parameter_column(file, point, parameter_column_name(name), v);
   }
 
   std::vector<std::int64_t> cycles(n);
