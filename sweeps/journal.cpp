@@ -17,7 +17,7 @@ namespace {
 
 std::string header_line(std::uint64_t fp, std::size_t metric_count) {
   char buf[96];
-  std::snprintf(buf, sizeof buf, "# warpsim-journal/1 sweep=%016llx metrics=%zu\n",
+  std::snprintf(buf, sizeof buf, "# warpsim-journal/2 sweep=%016llx metrics=%zu\n",
                 static_cast<unsigned long long>(fp), metric_count);
   return buf;
 }

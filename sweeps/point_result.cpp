@@ -23,7 +23,16 @@ PointResult run_point(std::size_t index, const models::RunRequest& request, cons
     for (const auto& [name, value] : run.metrics)
       for (std::size_t i = 0; i < names.size(); ++i)
         if (names[i] == name) r.metrics[i] = value;
-    for (const auto& w : run.warnings) r.message += (r.message.empty() ? "" : "; ") + w;
+    for (const auto& w : run.warnings) {
+      if (!r.message.empty()) r.message += "; ";
+      r.message += w;
+    }
+    for (const auto& [key, value] : run.params) {
+      if (!r.resolved_params.empty()) r.resolved_params += ' ';
+      r.resolved_params += key;
+      r.resolved_params += '=';
+      r.resolved_params += value;
+    }
   } catch (const sim::InputError& e) {
     r.status = kPointInputError;
     r.message = e.what();

@@ -27,6 +27,9 @@ struct PointResult {
   double time_ms = 0;
   std::vector<double> metrics;  // models::metric_names() order; NaN where a metric is missing
   double wall_s = 0;
+  // Every kernel parameter as the simulator resolved it ("n=1048576 block=512 grid=512 ..."),
+  // derived ones included: the point's full configuration, beside the swept columns.
+  std::string resolved_params;
 };
 
 // Runs one point. Not per-event, so std::function costs nothing that matters; tests pass a

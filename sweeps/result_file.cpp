@@ -144,6 +144,8 @@ void write_contents(const std::string& path, const SweepSpec& spec, const std::v
   }
   h5::attach_dimension(h5::write_int32(file, "status", shape, status), point, 0);
   h5::attach_dimension(h5::write_strings(file, "message", shape, messages), point, 0);
+  for (std::size_t i = 0; i < n; ++i) messages[i] = results[i].resolved_params;
+  h5::attach_dimension(h5::write_strings(file, "resolved_params", shape, messages), point, 0);
   column_double("wall_s", [](const PointResult& r) { return r.wall_s; });
 
   // /config: the resolved spec (parse_spec_text reads it back) and each preset it uses.
@@ -219,6 +221,7 @@ ResultFileContents read_result_file(const fs::path& path) {
   auto time_ms = h5::read_double(file, "time_ms");
   auto wall_s = h5::read_double(file, "wall_s");
   auto message = h5::read_strings(file, "message");
+  auto resolved = h5::read_strings(file, "resolved_params");
   const auto& names = models::metric_names();
   std::vector<std::vector<double>> metrics;
   for (const auto& m : names) {
@@ -234,6 +237,7 @@ ResultFileContents read_result_file(const fs::path& path) {
     r.time_ms = time_ms.at(i);
     r.wall_s = wall_s.at(i);
     r.message = message.at(i);
+    r.resolved_params = resolved.at(i);
     for (const auto& col : metrics) r.metrics.push_back(col.at(i));
   }
   return c;

@@ -82,6 +82,7 @@ std::string encode_result(const PointResult& r) {
     body += hex_double(r.metrics[i]);
   }
   body += '\t' + escape(r.message);
+  body += '\t' + escape(r.resolved_params);
   char sum[24];
   std::snprintf(sum, sizeof sum, "%016llx", static_cast<unsigned long long>(fingerprint(body)));
   return body + '\t' + sum + '\n';
@@ -97,11 +98,12 @@ std::optional<PointResult> decode_result(const std::string& raw, std::size_t met
   std::snprintf(sum, sizeof sum, "%016llx", static_cast<unsigned long long>(fingerprint(body)));
   if (line.compare(last_tab + 1, 16, sum) != 0) return std::nullopt;
   auto f = split(body, '\t');
-  if (f.size() != 7) return std::nullopt;
+  if (f.size() != 8) return std::nullopt;
   PointResult r;
   std::int64_t index, status;
   if (!sim::parse_int(f[0], index) || index < 0 || !sim::parse_int(f[1], status) || !sim::parse_int(f[2], r.cycles) ||
-      !parse_hex_double(f[3], r.time_ms) || !parse_hex_double(f[4], r.wall_s) || !unescape(f[6], r.message))
+      !parse_hex_double(f[3], r.time_ms) || !parse_hex_double(f[4], r.wall_s) || !unescape(f[6], r.message) ||
+      !unescape(f[7], r.resolved_params))
     return std::nullopt;
   r.index = static_cast<std::size_t>(index);
   r.status = static_cast<int>(status);

@@ -28,6 +28,7 @@ def main():
     ds = xr.open_dataset(one, engine="h5netcdf")
     assert (ds["status"].values == 0).all(), ds["message"].values
     assert (ds["cycles"].values > 0).all()
+    assert "grid=" in str(ds["resolved_params"].values[0]), ds["resolved_params"].values[0]
     grid = xr.open_dataset(one, group="grid", engine="h5netcdf")
     assert dict(grid.sizes) == {"block": 3, "unroll": 4}
     # n = 4096 elements, 4 bytes each, read once per element and array: DRAM reads at least 2 x 16 KiB.
