@@ -34,17 +34,16 @@ KernelSummary summarize_kernel(KernelSource& source, const std::string& label) {
   s.info = source.info();
   if (auto* traced = dynamic_cast<TracedKernelSource*>(&source)) s.origin = traced->origin();
   Instruction inst;
-  const std::uint64_t blocks = s.info.grid.count();
-  for (std::uint64_t b = 0; b < blocks; ++b) {
+  for_each_block(source, [&](std::uint64_t b) {
     auto warps = source.open_block(b);
-    if (warps.empty()) continue;
+    if (warps.empty()) return;
     ++s.blocks_traced;
     for (auto& w : warps)
       while (w->next(inst)) {
         ++s.instructions;
         if (inst.is_memory()) ++s.memory_instructions;
       }
-  }
+  });
   s.warnings = source.warnings();
   return s;
 }

@@ -43,14 +43,52 @@ std::uint32_t SectorSet::distinct_blocks(std::uint32_t block_bytes) const {
   return blocks;
 }
 
+namespace {
+// The common coalesced case: one contiguous run of active lanes, lane k at base + k * width.
+// The bytes used are then one range, and the sectors follow without sorting.
+bool gather_linear(const traces::Instruction& inst, std::uint32_t width, SectorSet& out) {
+  const std::uint32_t mask = inst.active_mask;
+  if (mask == 0) return false;
+  const int first = __builtin_ctz(mask);
+  const std::uint32_t run = mask >> first;
+  if ((run & (run + 1)) != 0) return false;  // holes in the mask
+  const int lanes = __builtin_popcount(mask);
+  const std::uint64_t base = inst.addr[static_cast<std::size_t>(first)];
+  for (int k = 1; k < lanes; ++k)
+    if (inst.addr[static_cast<std::size_t>(first + k)] != base + std::uint64_t(k) * width) return false;
+  const std::uint64_t lo = base, hi = base + std::uint64_t(lanes) * width;  // [lo, hi)
+  out.count = 0;
+  for (std::uint64_t sector = lo & ~std::uint64_t{kSectorBytes - 1}; sector < hi; sector += kSectorBytes) {
+    const std::uint64_t from = std::max(lo, sector), to = std::min(hi, sector + kSectorBytes);
+    out.address[out.count] = sector;
+    out.used[out.count] = byte_mask(static_cast<std::uint32_t>(from - sector), static_cast<std::uint32_t>(to - from));
+    ++out.count;
+  }
+  return true;
+}
+}  // namespace
+
 void gather_sectors(const traces::Instruction& inst, SectorSet& out) {
-  struct Piece {
-    std::uint64_t sector;
-    std::uint32_t mask;
-  };
-  Piece pieces[kMaxSectors];
-  std::uint32_t n = 0;
+  if (gather_linear(inst, inst.width == 0 ? 4 : inst.width, out)) return;
+  // One pass in lane order, merging into the last sector: warps nearly always walk addresses
+  // upwards, so the list comes out sorted and merged; a lane that goes backwards marks it for a
+  // final sort-and-merge.
+  out.count = 0;
+  bool sorted = true;
   const std::uint32_t width = inst.width == 0 ? 4 : inst.width;
+  auto add = [&](std::uint64_t sector, std::uint32_t mask) {
+    if (out.count > 0) {
+      const std::uint64_t last = out.address[out.count - 1];
+      if (sector == last) {
+        out.used[out.count - 1] |= mask;
+        return;
+      }
+      if (sector < last) sorted = false;
+    }
+    out.address[out.count] = sector;
+    out.used[out.count] = mask;
+    ++out.count;
+  };
   std::uint32_t mask = inst.active_mask;
   while (mask != 0) {
     const int lane = __builtin_ctz(mask);
@@ -59,13 +97,21 @@ void gather_sectors(const traces::Instruction& inst, SectorSet& out) {
     const std::uint64_t sector = addr & ~std::uint64_t{kSectorBytes - 1};
     const std::uint32_t offset = static_cast<std::uint32_t>(addr - sector);
     if (offset + width <= kSectorBytes) {
-      pieces[n++] = {sector, byte_mask(offset, width)};
+      add(sector, byte_mask(offset, width));
     } else {  // straddles a sector boundary (unaligned access)
       const std::uint32_t first = kSectorBytes - offset;
-      pieces[n++] = {sector, byte_mask(offset, first)};
-      pieces[n++] = {sector + kSectorBytes, byte_mask(0, std::min(width - first, kSectorBytes))};
+      add(sector, byte_mask(offset, first));
+      add(sector + kSectorBytes, byte_mask(0, std::min(width - first, kSectorBytes)));
     }
   }
+  if (sorted) return;
+  struct Piece {
+    std::uint64_t sector;
+    std::uint32_t mask;
+  };
+  Piece pieces[kMaxSectors];
+  const std::uint32_t n = out.count;
+  for (std::uint32_t i = 0; i < n; ++i) pieces[i] = {out.address[i], out.used[i]};
   sort_small(pieces, n, [](const Piece& p) { return p.sector; });
   out.count = 0;
   for (std::uint32_t i = 0; i < n; ++i) {

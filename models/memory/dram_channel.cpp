@@ -17,6 +17,7 @@ DramSystem::DramSystem(const Arch& arch, std::uint64_t seed)
   const double clock_hz = static_cast<double>(arch.core_clock_khz) * 1e3;
   bytes_per_cycle_ = arch.dram_bytes_per_second() / clock_hz;
   ticks_per_byte_ = static_cast<double>(kFrac) * channels_ / bytes_per_cycle_;
+  burst_32_ = static_cast<std::uint64_t>(std::llround(32 * ticks_per_byte_));
   row_cycle_fixed_ = static_cast<std::uint64_t>(std::llround(kRowCycleNs * 1e-9 * clock_hz * kFrac));
   channel_free_.assign(channels_, 0);
   bank_free_.assign(std::size_t{channels_} * banks_, 0);
@@ -34,7 +35,9 @@ DramSystem::Target DramSystem::map(std::uint64_t address) const {
 
 std::uint64_t DramSystem::reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool& row_hit) {
   const std::uint64_t now_fixed = now * kFrac;
-  const std::uint64_t burst = static_cast<std::uint64_t>(std::llround(bytes * ticks_per_byte_));
+  const std::uint64_t burst = bytes == 32   ? burst_32_
+                              : bytes == 64 ? 2 * burst_32_
+                                            : static_cast<std::uint64_t>(std::llround(bytes * ticks_per_byte_));
   const std::size_t b = std::size_t{t.channel} * banks_ + t.bank;
   row_hit = open_row_[b] == t.row;
   // The bank: a row miss holds it for a row cycle (precharge + activate), a hit for the burst.

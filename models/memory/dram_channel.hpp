@@ -58,6 +58,7 @@ class DramSystem {
   std::uint64_t row_cycle_fixed_ = 0;
   double bytes_per_cycle_ = 1;
   double ticks_per_byte_ = 1;  // fixed-point channel occupancy per byte
+  std::uint64_t burst_32_ = 1;  // ... of one 32-byte sector
   std::uint64_t salt_ = 0;
   std::vector<std::uint64_t> channel_free_;  // fixed point
   std::vector<std::uint64_t> bank_free_;     // fixed point, channels x banks

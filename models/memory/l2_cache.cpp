@@ -57,6 +57,14 @@ L2Cache::Where L2Cache::locate(std::uint64_t address) const {
   return Where{line, set, slice, static_cast<std::uint32_t>((address % line_bytes_) / sector_bytes_)};
 }
 
+L2Cache::Where L2Cache::locate_memo(std::uint64_t address) {
+  const std::uint64_t line = address / line_bytes_;
+  if (line != memo_where_.line) memo_where_ = locate(address);
+  Where w = memo_where_;
+  w.sector = static_cast<std::uint32_t>((address % line_bytes_) / sector_bytes_);
+  return w;
+}
+
 sim::Cycle L2Cache::occupy_slice(std::uint32_t slice, sim::Cycle now) {
   const std::uint64_t start = std::max(now * kFrac, slice_free_[slice]);
   slice_free_[slice] = start + slice_service_fixed_;
@@ -64,7 +72,7 @@ sim::Cycle L2Cache::occupy_slice(std::uint32_t slice, sim::Cycle now) {
 }
 
 sim::Cycle L2Cache::read(std::uint64_t address, sim::Cycle now, L2Hint property, bool& hit) {
-  const Where w = locate(address);
+  const Where w = locate_memo(address);
   const sim::Cycle t = occupy_slice(w.slice, now);
   ++lookups_;
   ++slice_lookups_[w.slice];
@@ -91,7 +99,7 @@ sim::Cycle L2Cache::read(std::uint64_t address, sim::Cycle now, L2Hint property,
 }
 
 sim::Cycle L2Cache::write(std::uint64_t address, sim::Cycle now, L2Hint property) {
-  const Where w = locate(address);
+  const Where w = locate_memo(address);
   const sim::Cycle t = occupy_slice(w.slice, now);
   ++lookups_;
   ++slice_lookups_[w.slice];
@@ -106,11 +114,15 @@ sim::Cycle L2Cache::write(std::uint64_t address, sim::Cycle now, L2Hint property
 }
 
 std::uint32_t L2Cache::line_for(const Where& w, L2Hint property, sim::Cycle now, bool& present) {
-  std::uint32_t slot = cache_.find(w.set, w.line);
+  std::uint32_t slot = memo_line_ == w.line && cache_.valid(memo_slot_) && cache_.tag(memo_slot_) == w.line
+                           ? memo_slot_
+                           : cache_.find(w.set, w.line);
   if (slot != kNil) {
     present = true;
     cache_.touch(slot);
     apply_property(slot, property, now);
+    memo_line_ = w.line;
+    memo_slot_ = slot;
     return slot;
   }
   present = false;
@@ -118,6 +130,8 @@ std::uint32_t L2Cache::line_for(const Where& w, L2Hint property, sim::Cycle now,
   if (cache_.valid(slot)) evict(slot, now);
   cache_.install(slot, w.line, property == L2Hint::Streaming ? LineClass::Streaming : LineClass::Normal);
   if (property == L2Hint::Persisting) make_persisting(slot, now);
+  memo_line_ = w.line;
+  memo_slot_ = slot;
   return slot;
 }
 

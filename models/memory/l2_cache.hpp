@@ -46,6 +46,9 @@ class L2Cache {
   // property of the access. Returns the cycle the data is back at the SM; `hit` says whether the
   // sector was present (or being filled).
   sim::Cycle read(std::uint64_t address, sim::Cycle now, L2Hint property, bool& hit);
+  // Starts loading the host memory the L2 will touch for `address` (simulator speed only).
+  void prefetch(std::uint64_t address) { cache_.prefetch_set(locate_memo(address).set); }
+  void prefetch_other(std::uint64_t address) const { cache_.prefetch_set(locate(address).set); }
   // A sector write (store): allocates without reading DRAM and marks the sector dirty. Returns
   // the cycle the write is acknowledged.
   sim::Cycle write(std::uint64_t address, sim::Cycle now, L2Hint property);
@@ -82,6 +85,7 @@ class L2Cache {
     std::uint32_t set, slice, sector;
   };
   Where locate(std::uint64_t address) const;
+  Where locate_memo(std::uint64_t address);  // locate(), remembering the last line's slice and set
   // Starts service at the slice's port: returns the cycle the lookup happens.
   sim::Cycle occupy_slice(std::uint32_t slice, sim::Cycle now);
   // Finds or allocates the line, applying the access's property; returns its slot.
@@ -108,6 +112,11 @@ class L2Cache {
   std::uint32_t head_ = kNil, tail_ = kNil;
   std::uint64_t persisting_lines_ = 0, persist_capacity_lines_ = 0;
   std::uint64_t hits_ = 0, lookups_ = 0;
+  // The last line looked up: a warp's sectors come in runs on one line, so the next lookup is
+  // usually the same line (checked against the slot's tag, so an eviction cannot fool it).
+  std::uint64_t memo_line_ = ~std::uint64_t{0};
+  std::uint32_t memo_slot_ = kNil;
+  Where memo_where_{~std::uint64_t{0}, 0, 0, 0};  // saves locate()'s three 64-bit divisions
 };
 
 }  // namespace warpsim::models::memory

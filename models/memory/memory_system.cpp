@@ -183,10 +183,29 @@ class GpuMemorySystem final : public MemorySystem {
     return ready;
   }
 
+  // Host-side prefetch of the L1 and L2 sets this instruction's lines will use, so their host
+  // cache misses overlap (the simulated caches are tens of MB; this changes no simulated result).
+  void prefetch_lines(const SectorCache* l1) {
+    std::uint64_t last = ~std::uint64_t{0};
+    for (std::uint32_t i = 0; i < sectors_.count; ++i) {
+      const std::uint64_t line = sectors_.address[i] / kLsuLineBytes;
+      if (line == last) continue;
+      last = line;
+      if (l1 != nullptr && !l1->empty_geometry()) l1->prefetch_set(l1->default_set(sectors_.address[i] / l1->line_bytes()));
+      l2_.prefetch(sectors_.address[i]);
+    }
+    // And the L2 set of the line after the last one: neighbouring warps of streaming kernels
+    // touch it next.
+    if (sectors_.count > 0) l2_.prefetch_other((last + 1) * kLsuLineBytes);
+  }
+
   MemoryAccessResult global_load(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
                                  sim::Cycle now) {
     memory::gather_sectors(inst, sectors_);
     const LoadPath path = load_path_[static_cast<int>(inst.cache_op)];
+    prefetch_lines(path == LoadPath::L1Lines || path == LoadPath::L1Sectors ? &l1_[sm]
+                   : path == LoadPath::ReadOnly                            ? &readonly_[sm]
+                                                                           : nullptr);
     const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
     ++counters_.gld_requests;
     counters_.gld_sectors += sectors_.count;
@@ -232,6 +251,7 @@ class GpuMemorySystem final : public MemorySystem {
   MemoryAccessResult global_store(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
                                   sim::Cycle now) {
     memory::gather_sectors(inst, sectors_);
+    prefetch_lines(&l1_[sm]);
     ++counters_.gst_requests;
     counters_.gst_sectors += sectors_.count;
     counters_.gst_bytes_requested += sectors_.useful_bytes();
@@ -297,7 +317,7 @@ class GpuMemorySystem final : public MemorySystem {
       if (inst.mem_op != MemOp::Load) {
         ready = std::max(ready, l2_.write(a, t, L2Hint::Default));
       } else if (l1.empty_geometry()) {
-        ready = std::max(ready, l2_read(0, a, t));
+        ready = std::max(ready, l2_read(kNoWindow, a, t));
       } else if (sectored_l1_) {
         ready = std::max(ready, sector_through(l1, kNoWindow, a, t, LineClass::Normal));
       } else {
@@ -316,9 +336,20 @@ class GpuMemorySystem final : public MemorySystem {
     return finish(now + arch_.shared_latency + (passes - 1), passes);
   }
 
+  static bool uniform_address(const Instruction& inst) {
+    std::uint32_t mask = inst.active_mask;
+    if (mask == 0) return false;
+    const std::uint64_t first = inst.addr[static_cast<std::size_t>(__builtin_ctz(mask))];
+    for (; mask != 0; mask &= mask - 1)
+      if (inst.addr[static_cast<std::size_t>(__builtin_ctz(mask))] != first) return false;
+    return true;
+  }
+
   // The constant cache broadcasts one address per pass; distinct addresses serialise. Constants
   // are assumed resident (kernels read a few parameters), at the L1's hit latency.
   MemoryAccessResult constant(const Instruction& inst, sim::Cycle now) {
+    // Nearly every constant load is uniform (a kernel parameter): one pass, one address.
+    if (uniform_address(inst)) return finish(now + arch_.l1_hit_latency, 1);
     std::uint64_t seen[traces::kWarpSize];
     std::uint32_t distinct = 0;
     std::uint32_t mask = inst.active_mask;

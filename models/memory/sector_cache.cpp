@@ -2,8 +2,13 @@
 #include "models/memory/sector_cache.hpp"
 
 #include <algorithm>
+#include <new>
 #include <stdexcept>
 #include <string>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 namespace warpsim::models::memory {
 
@@ -19,20 +24,32 @@ SectorCache::SectorCache(const SectorCacheGeometry& g) {
   sectors_per_line_ = g.line_bytes / g.sector_bytes;
   ways_ = g.ways;
   sets_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, g.bytes / g.line_bytes / g.ways));
-  const std::size_t lines = std::size_t{sets_} * ways_;
-  tag_.assign(lines, kInvalidTag);
-  lru_.assign(lines, 0);
-  ready_.assign(lines * sectors_per_line_, 0);
-  valid_.assign(lines, 0);
-  dirty_.assign(lines, 0);
-  class_.assign(lines, LineClass::Normal);
+  if ((ways_ & (ways_ - 1)) == 0) ways_shift_ = __builtin_ctz(ways_);
+  block_words_ = std::size_t{ways_} * (2 + sectors_per_line_);
+  // 2 MB-aligned and advised as huge pages before first touch: an H100 L2 is ~40 MB of state
+  // touched at random, and 4 KB pages would add a TLB miss to most accesses.
+  // Small caches (an L1: ~100 KB, one per SM) stay on ordinary 64-byte-aligned memory.
+  constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  const std::size_t bytes = block_words_ * sets_ * sizeof(std::uint64_t);
+  const bool huge = bytes >= 4 * kHugePage;
+  const std::size_t alignment = huge ? kHugePage : 64;
+  const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
+  void* memory = std::aligned_alloc(alignment, rounded);
+  if (memory == nullptr) throw std::bad_alloc();
+#ifdef __linux__
+  if (huge) madvise(memory, rounded, MADV_HUGEPAGE);  // advice only: harmless if refused
+#endif
+  words_.reset(static_cast<std::uint64_t*>(memory));
+  std::fill(words_.get(), words_.get() + block_words_ * sets_, 0);
+  invalidate_all();
 }
 
 void SectorCache::invalidate_all() {
-  std::fill(tag_.begin(), tag_.end(), kInvalidTag);
-  std::fill(valid_.begin(), valid_.end(), 0);
-  std::fill(dirty_.begin(), dirty_.end(), 0);
-  std::fill(class_.begin(), class_.end(), LineClass::Normal);
+  for (std::size_t set = 0; set < sets_; ++set) {
+    std::uint64_t* tags = &words_[set * block_words_];
+    std::fill(tags, tags + ways_, kInvalidTag);
+    std::fill(tags + ways_, tags + 2 * ways_, pack(0, LineClass::Normal, 0, 0));
+  }
 }
 
 }  // namespace warpsim::models::memory

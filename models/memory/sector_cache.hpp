@@ -6,7 +6,8 @@
 // to do on a miss; L1, the read-only cache and L2 build on it. Flat arrays, no allocation after
 // construction.
 #include <cstdint>
-#include <vector>
+#include <cstdlib>
+#include <memory>
 
 #include "sim/time.hpp"
 
@@ -42,69 +43,109 @@ class SectorCache {
     return static_cast<std::uint32_t>(line_number % sets_);
   }
 
-  // The slot holding `line_number` in `set`, or kNone.
+  // Asks the host CPU to start loading a set's tags and metadata (a lookup that is about to
+  // happen then overlaps its host cache miss with other work).
+  void prefetch_set(std::uint32_t set) const {
+    const std::uint64_t* block = &words_[std::size_t{set} * block_words_];
+    for (std::uint32_t w = 0; w < 2 * ways_; w += 8) __builtin_prefetch(block + w);
+  }
+  // The slot holding `line_number` in `set`, or kNone. Slots are numbered set * ways + way.
   std::uint32_t find(std::uint32_t set, std::uint64_t line_number) const {
-    const std::uint32_t first = set * ways_;
-    for (std::uint32_t i = first; i < first + ways_; ++i)
-      if (tag_[i] == line_number) return i;
+    const std::uint64_t* tags = &words_[std::size_t{set} * block_words_];
+    for (std::uint32_t w = 0; w < ways_; ++w)
+      if (tags[w] == line_number) return set * ways_ + w;
     return kNone;
   }
   // The slot to replace in `set`: an invalid one, else the least recently used of the lowest
-  // eviction class present (streaming before normal before persisting).
+  // eviction class present (streaming before normal before persisting). The class sits above
+  // the LRU stamp in the metadata word, so one comparison orders both.
   std::uint32_t victim(std::uint32_t set) const {
-    const std::uint32_t first = set * ways_;
-    std::uint32_t best = first;
-    for (std::uint32_t i = first; i < first + ways_; ++i) {
-      if (tag_[i] == kInvalidTag) return i;
-      if (class_[i] < class_[best] || (class_[i] == class_[best] && lru_[i] < lru_[best])) best = i;
+    const std::uint64_t* tags = &words_[std::size_t{set} * block_words_];
+    const std::uint64_t* meta = tags + ways_;
+    std::uint32_t best = 0;
+    for (std::uint32_t w = 0; w < ways_; ++w) {
+      if (tags[w] == kInvalidTag) return set * ways_ + w;
+      if (rank(meta[w]) < rank(meta[best])) best = w;
     }
-    return best;
+    return set * ways_ + best;
   }
   // Replaces the slot's line (the caller has handled what was there) with an empty line.
   void install(std::uint32_t slot, std::uint64_t line_number, LineClass cls) {
-    tag_[slot] = line_number;
-    valid_[slot] = 0;
-    dirty_[slot] = 0;
-    class_[slot] = cls;
-    lru_[slot] = ++clock_;
+    tag_ref(slot) = line_number;
+    meta_ref(slot) = pack(++clock_, cls, 0, 0);
   }
   void invalidate(std::uint32_t slot) {
-    tag_[slot] = kInvalidTag;
-    valid_[slot] = 0;
-    dirty_[slot] = 0;
-    class_[slot] = LineClass::Normal;
+    tag_ref(slot) = kInvalidTag;
+    meta_ref(slot) = pack(0, LineClass::Normal, 0, 0);
   }
   void invalidate_all();
-  void touch(std::uint32_t slot) { lru_[slot] = ++clock_; }
-
-  bool valid(std::uint32_t slot) const { return tag_[slot] != kInvalidTag; }
-  std::uint64_t tag(std::uint32_t slot) const { return tag_[slot]; }
-  bool sector_valid(std::uint32_t slot, std::uint32_t sector) const { return (valid_[slot] >> sector) & 1u; }
-  std::uint8_t valid_mask(std::uint32_t slot) const { return valid_[slot]; }
-  std::uint8_t dirty_mask(std::uint32_t slot) const { return dirty_[slot]; }
-  sim::Cycle sector_ready(std::uint32_t slot, std::uint32_t sector) const {
-    return ready_[slot * sectors_per_line_ + sector];
+  void touch(std::uint32_t slot) {
+    std::uint64_t& m = meta_ref(slot);
+    m = (m & ~kLruMask) | (++clock_ & kLruMask);
   }
+
+  bool valid(std::uint32_t slot) const { return tag_ref(slot) != kInvalidTag; }
+  std::uint64_t tag(std::uint32_t slot) const { return tag_ref(slot); }
+  bool sector_valid(std::uint32_t slot, std::uint32_t sector) const { return (valid_mask(slot) >> sector) & 1u; }
+  std::uint8_t valid_mask(std::uint32_t slot) const {
+    return static_cast<std::uint8_t>(meta_ref(slot) >> kValidShift);
+  }
+  std::uint8_t dirty_mask(std::uint32_t slot) const {
+    return static_cast<std::uint8_t>(meta_ref(slot) >> kDirtyShift);
+  }
+  sim::Cycle sector_ready(std::uint32_t slot, std::uint32_t sector) const { return words_[ready_index(slot, sector)]; }
   void fill_sector(std::uint32_t slot, std::uint32_t sector, sim::Cycle ready) {
-    valid_[slot] = static_cast<std::uint8_t>(valid_[slot] | (1u << sector));
-    ready_[slot * sectors_per_line_ + sector] = ready;
+    meta_ref(slot) |= std::uint64_t{1} << (kValidShift + sector);
+    words_[ready_index(slot, sector)] = ready;
   }
   void mark_dirty(std::uint32_t slot, std::uint32_t sector) {
-    dirty_[slot] = static_cast<std::uint8_t>(dirty_[slot] | (1u << sector));
+    meta_ref(slot) |= std::uint64_t{1} << (kDirtyShift + sector);
   }
-  void clean(std::uint32_t slot) { dirty_[slot] = 0; }
-  LineClass line_class(std::uint32_t slot) const { return class_[slot]; }
-  void set_line_class(std::uint32_t slot, LineClass cls) { class_[slot] = cls; }
+  void clean(std::uint32_t slot) { meta_ref(slot) &= ~(std::uint64_t{0xff} << kDirtyShift); }
+  LineClass line_class(std::uint32_t slot) const {
+    return static_cast<LineClass>((meta_ref(slot) >> kClassShift) & 3u);
+  }
+  void set_line_class(std::uint32_t slot, LineClass cls) {
+    std::uint64_t& m = meta_ref(slot);
+    m = (m & ~(std::uint64_t{3} << kClassShift)) | (std::uint64_t{static_cast<std::uint8_t>(cls)} << kClassShift);
+  }
 
  private:
+  // Each set is one block of words: the tags, then one metadata word per way (LRU stamp in bits
+  // 0-39, class in 40-41, valid sectors in 48-55, dirty sectors in 56-63), then the fill cycle of
+  // every sector. A lookup, a replacement and a fill touch adjacent host cache lines of one page
+  // instead of one line per array: the simulated L2 is tens of MB and streaming kernels touch a
+  // new set with nearly every access, so host cache and TLB misses are what costs.
   static constexpr std::uint64_t kInvalidTag = ~std::uint64_t{0};
+  static constexpr std::uint64_t kLruMask = (std::uint64_t{1} << 40) - 1;
+  static constexpr int kClassShift = 40, kValidShift = 48, kDirtyShift = 56;
+  static std::uint64_t pack(std::uint64_t lru, LineClass cls, std::uint8_t valid, std::uint8_t dirty) {
+    return (lru & kLruMask) | (std::uint64_t{static_cast<std::uint8_t>(cls)} << kClassShift) |
+           (std::uint64_t{valid} << kValidShift) | (std::uint64_t{dirty} << kDirtyShift);
+  }
+  static std::uint64_t rank(std::uint64_t meta) { return meta & ((std::uint64_t{3} << kClassShift) | kLruMask); }
+  std::uint32_t set_of(std::uint32_t slot) const { return ways_shift_ >= 0 ? slot >> ways_shift_ : slot / ways_; }
+  std::size_t tag_index(std::uint32_t slot) const {
+    const std::uint32_t set = set_of(slot);
+    return std::size_t{set} * block_words_ + (slot - set * ways_);
+  }
+  std::size_t ready_index(std::uint32_t slot, std::uint32_t sector) const {
+    const std::uint32_t set = set_of(slot);
+    return std::size_t{set} * block_words_ + 2 * ways_ + (slot - set * ways_) * sectors_per_line_ + sector;
+  }
+  std::uint64_t& tag_ref(std::uint32_t slot) { return words_[tag_index(slot)]; }
+  const std::uint64_t& tag_ref(std::uint32_t slot) const { return words_[tag_index(slot)]; }
+  std::uint64_t& meta_ref(std::uint32_t slot) { return words_[tag_index(slot) + ways_]; }
+  const std::uint64_t& meta_ref(std::uint32_t slot) const { return words_[tag_index(slot) + ways_]; }
+
   std::uint32_t sets_ = 0, ways_ = 0, line_bytes_ = 0, sector_bytes_ = 0, sectors_per_line_ = 1;
-  std::uint64_t clock_ = 0;  // LRU stamps: larger = more recent
-  std::vector<std::uint64_t> tag_;
-  std::vector<std::uint64_t> lru_;
-  std::vector<sim::Cycle> ready_;
-  std::vector<std::uint8_t> valid_, dirty_;
-  std::vector<LineClass> class_;
+  int ways_shift_ = -1;      // log2(ways) when ways is a power of two
+  std::uint64_t clock_ = 0;  // LRU stamps: larger = more recent (2^40 accesses before wrapping)
+  std::size_t block_words_ = 0;  // ways x (tag + metadata + sectors_per_line fill cycles)
+  struct FreeWords {
+    void operator()(std::uint64_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<std::uint64_t[], FreeWords> words_;  // large: allocated on huge pages when possible
 };
 
 }  // namespace warpsim::models::memory

@@ -196,3 +196,82 @@ TEST_CASE("stride.csv lg=20: stridedRead requests and sectors match ncu exactly"
   }
   CHECK(rows_checked == 7);
 }
+
+TEST_CASE("S5 Fermi readSegment/writeSegment: efficiencies and the 2x transactions at offset 11", "[memory][calibration]") {
+  // Tesla M2070, 2^20 floats, block 512 (S5 measured 2^24 for reads; the ratios do not depend on
+  // n). Published: readOffset L1 on 100 / 49.81 / 100 % and gld_transactions doubling at offset
+  // 11 (131039 / 65184 = 2.01, counted on a subset of SMs); L1 off 100 / 80 / 100 %; writeOffset
+  // gst_efficiency 100 / 80 / 100 %. Tolerance 0.5 points on efficiencies, 2% on the ratio.
+  const Arch arch = load_arch("fermi-m2070");
+  const std::uint64_t n = 1ull << 20;
+  const std::uint32_t block = 512;
+  auto run = [&](std::uint64_t offset, traces::CacheOp cache, bool write_offset) {
+    const std::vector<traces::Instruction> program = {global_access(traces::MemOp::Load, cache),
+                                                      global_access(traces::MemOp::Load, cache),
+                                                      global_access(traces::MemOp::Store, traces::CacheOp::Default)};
+    return run_kernel(arch, n / block, block, 3, program, [&](std::uint64_t i, int k, std::uint64_t& address) {
+      const std::uint64_t j = i + offset;
+      if (j >= n) return false;
+      const std::uint64_t load_index = write_offset ? i : j, store_index = write_offset ? j : i;
+      address = k == 0 ? kA + 4 * load_index : k == 1 ? kB + 4 * load_index : kC + 4 * store_index;
+      return true;
+    });
+  };
+  auto pct = [](std::uint64_t a, std::uint64_t b) { return 100.0 * a / b; };
+  const struct {
+    std::uint64_t offset;
+    double l1_on, l1_off, store;
+  } published[] = {{0, 100, 100, 100}, {11, 49.81, 80, 80}, {128, 100, 100, 100}};
+  std::uint64_t transactions_at_0 = 0;
+  for (const auto& p : published) {
+    INFO("offset " << p.offset);
+    const Measured on = run(p.offset, traces::CacheOp::Default, false);
+    const Measured off = run(p.offset, traces::CacheOp::Global, false);
+    const Measured write = run(p.offset, traces::CacheOp::Default, true);
+    CHECK(pct(on.c.gld_bytes_requested, on.c.gld_bytes_moved) == Approx(p.l1_on).margin(0.5));
+    CHECK(pct(off.c.gld_bytes_requested, off.c.gld_bytes_moved) == Approx(p.l1_off).margin(0.5));
+    CHECK(pct(write.c.gst_bytes_requested, write.c.gst_bytes_moved) == Approx(p.store).margin(0.5));
+    if (p.offset == 0) transactions_at_0 = on.c.gld_transactions;
+    if (p.offset == 11) CHECK(double(on.c.gld_transactions) / transactions_at_0 == Approx(131039.0 / 65184).epsilon(0.02));
+  }
+}
+
+TEST_CASE("offset.csv lg=26, scaled 16x: DRAM reads and write-backs of readOffset/writeOffset", "[memory][calibration]") {
+  // 2^26 floats do not fit the 50 MB L2: stores are written back to DRAM as they are evicted,
+  // and what is still dirty in L2 when the kernel ends is not counted (ncu: 246 MiB of 256 MiB
+  // stored). Scaled 16x (L2 3.125 MB, n = 2^22) to keep the test fast; bytes compare after x16.
+  // Tolerance 5%: the share of dirty data left in L2 at the end depends on its replacement.
+  constexpr std::uint64_t kScale = 16;
+  Arch arch = load_arch("hopper-h100");
+  arch.l2_bytes /= kScale;
+  arch.l2_slices = 16;
+  int rows_checked = 0;
+  for (const CsvRow& row : read_csv(test::shared_path("calibration/h100/offset.csv"))) {
+    if (row.param.at("lg") != 26 || (row.param.at("offset") != 0 && row.param.at("offset") != 1)) continue;
+    if (row.field.at("case") == "readOffsetNC") continue;
+    const std::uint64_t n = (1ull << 26) / kScale, offset = static_cast<std::uint64_t>(row.param.at("offset"));
+    const std::uint32_t block = 512;
+    const bool write_offset = row.field.at("case") == "writeOffset";
+    const std::vector<traces::Instruction> program = {global_access(traces::MemOp::Load, traces::CacheOp::Default),
+                                                      global_access(traces::MemOp::Load, traces::CacheOp::Default),
+                                                      global_access(traces::MemOp::Store, traces::CacheOp::Default)};
+    const Measured m = run_kernel(arch, n / block, block, 3, program, [&](std::uint64_t i, int k, std::uint64_t& address) {
+      const std::uint64_t j = i + offset;
+      if (j >= n) return false;
+      const std::uint64_t load_index = write_offset ? i : j, store_index = write_offset ? j : i;
+      address = k == 0 ? kA + 4 * load_index : k == 1 ? kB + 4 * load_index : kC + 4 * store_index;
+      return true;
+    });
+    const double read = double(m.c.dram_read_bytes * kScale), written = double(m.c.dram_write_bytes * kScale);
+    std::printf("%-12s lg=26 offset %llu: DRAM read (x16) model %.1f MiB ncu %.1f MiB, write model %.1f MiB ncu %.1f "
+                "MiB\n",
+                row.field.at("case").c_str(), static_cast<unsigned long long>(offset), read / (1 << 20),
+                row.number("dram__bytes_read.sum") / (1 << 20), written / (1 << 20),
+                row.number("dram__bytes_write.sum") / (1 << 20));
+    INFO(row.field.at("case") << " " << row.field.at("params"));
+    CHECK(read == Approx(row.number("dram__bytes_read.sum")).epsilon(0.01));
+    CHECK(written == Approx(row.number("dram__bytes_write.sum")).epsilon(0.05));
+    ++rows_checked;
+  }
+  CHECK(rows_checked == 4);
+}

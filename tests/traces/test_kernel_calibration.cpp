@@ -3,10 +3,15 @@
 // every warp of every block, and compare the totals with Nsight Compute's
 // smsp__inst_executed.sum (exact) and the global load/store request counts
 // (l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum: one request per warp-level global
-// access with at least one active lane, for these 4-byte accesses; exact as well).
+// access with at least one active lane, for these 4-byte accesses; exact as well), and the
+// 32-byte sectors those requests touch (l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum:
+// distinct sectors among the active lanes of one request), which checks every lane's address,
+// the 2 MB-aligned buffer bases included.
 // Expected numbers are read from the CSV files at test time, never copied here.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -77,7 +82,21 @@ std::vector<std::string> assignments(const Row& r) {
 
 struct Totals {
   std::uint64_t instructions = 0, global_load_requests = 0, global_store_requests = 0;
+  std::uint64_t global_load_sectors = 0, global_store_sectors = 0;
 };
+
+// Distinct 32-byte sectors touched by the active lanes of one access.
+std::uint64_t sectors(const Instruction& inst) {
+  std::array<std::uint64_t, 2 * warpsim::traces::kWarpSize> s;
+  int n = 0;
+  for (int lane = 0; lane < warpsim::traces::kWarpSize; ++lane)
+    if (inst.active_mask >> lane & 1u) {
+      s[n++] = inst.addr[lane] >> 5;
+      s[n++] = (inst.addr[lane] + inst.width - 1) >> 5;
+    }
+  if (!std::is_sorted(s.begin(), s.begin() + n)) std::sort(s.begin(), s.begin() + n);
+  return static_cast<std::uint64_t>(std::unique(s.begin(), s.begin() + n) - s.begin());
+}
 
 Totals drain(warpsim::traces::KernelSource& source) {
   Totals t;
@@ -88,8 +107,8 @@ Totals drain(warpsim::traces::KernelSource& source) {
       while (warp->next(inst)) {
         ++t.instructions;
         if (inst.space == MemSpace::Global && inst.active_mask != 0) {
-          if (inst.mem_op == MemOp::Load) ++t.global_load_requests;
-          if (inst.mem_op == MemOp::Store) ++t.global_store_requests;
+          if (inst.mem_op == MemOp::Load) ++t.global_load_requests, t.global_load_sectors += sectors(inst);
+          if (inst.mem_op == MemOp::Store) ++t.global_store_requests, t.global_store_sectors += sectors(inst);
         }
       }
   return t;
@@ -106,6 +125,8 @@ void check_rows(const std::string& file, bool big) {
     CHECK(t.instructions == std::stoull(r.counters.at("smsp__inst_executed.sum")));
     CHECK(t.global_load_requests == std::stoull(r.counters.at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")));
     CHECK(t.global_store_requests == std::stoull(r.counters.at("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")));
+    CHECK(t.global_load_sectors == std::stoull(r.counters.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")));
+    CHECK(t.global_store_sectors == std::stoull(r.counters.at("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")));
     ++checked;
   }
   CHECK(checked > 0);
@@ -113,22 +134,22 @@ void check_rows(const std::string& file, bool big) {
 
 }  // namespace
 
-TEST_CASE("offset.csv lg=20 rows: instructions and requests match the H100 exactly", "[kernels]") {
+TEST_CASE("offset.csv lg=20 rows: instructions, requests and sectors match the H100 exactly", "[kernels]") {
   check_rows("offset.csv", false);
 }
 
-TEST_CASE("stride.csv lg=20 rows: instructions and requests match the H100 exactly", "[kernels]") {
+TEST_CASE("stride.csv lg=20 rows: instructions, requests and sectors match the H100 exactly", "[kernels]") {
   check_rows("stride.csv", false);
 }
 
-TEST_CASE("offset.csv lg=26 rows: instructions and requests match the H100 exactly", "[kernels][slow]") {
+TEST_CASE("offset.csv lg=26 rows: instructions, requests and sectors match the H100 exactly", "[kernels][slow]") {
   check_rows("offset.csv", true);
 }
 
-TEST_CASE("stride.csv lg=26 rows: instructions and requests match the H100 exactly", "[kernels][slow]") {
+TEST_CASE("stride.csv lg=26 rows: instructions, requests and sectors match the H100 exactly", "[kernels][slow]") {
   check_rows("stride.csv", true);
 }
 
-TEST_CASE("persist_10MB.csv rows: instructions and requests match the H100 exactly", "[kernels][slow]") {
+TEST_CASE("persist_10MB.csv rows: instructions, requests and sectors match the H100 exactly", "[kernels][slow]") {
   check_rows("persist_10MB.csv", true);
 }

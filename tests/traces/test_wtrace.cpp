@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <sys/resource.h>
 
 #include "sim/errors.hpp"
 #include "tests/test_support.hpp"
@@ -227,6 +228,24 @@ TEST_CASE("a corrupted .wtrace is an InputError naming the file and the chunk", 
   CHECK(contains(read_everything(bad), "too short"));
   spit(bad, "hello world, not a trace");
   CHECK(contains(read_everything(bad), "not a .wtrace file"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("rejected .wtrace files do not leak file descriptors", "[wtrace]") {
+  // Found by fuzz_wtrace: a constructor that threw after fopen leaked the FILE.
+  std::string dir = temp_dir("wtrace-fd");
+  std::string bad = dir + "/bad.wtrace";
+  spit(bad, std::string("\x89WTRACE\n\x02\0\0\0\0\0\0\0", 16));  // format version 2
+  // A low descriptor limit for the loop, so that a leak shows whatever the machine's limit.
+  rlimit saved{};
+  getrlimit(RLIMIT_NOFILE, &saved);
+  rlimit low = saved;
+  low.rlim_cur = std::min<rlim_t>(saved.rlim_cur, 256);
+  setrlimit(RLIMIT_NOFILE, &low);
+  int rejected = 0;
+  for (int i = 0; i < 1000; ++i) rejected += contains(read_everything(bad), "format version 2");
+  setrlimit(RLIMIT_NOFILE, &saved);
+  CHECK(rejected == 1000);
   fs::remove_all(dir);
 }
 

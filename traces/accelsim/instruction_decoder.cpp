@@ -42,6 +42,15 @@ void InstructionDecoder::warn_once(std::string_view mnemonic, const std::string&
 }
 
 OpcodeClass InstructionDecoder::classify(std::string_view mnemonic, bool has_addresses) {
+  auto& cache = classes_[has_addresses ? 1 : 0];
+  auto it = cache.find(mnemonic);
+  if (it != cache.end()) return it->second;
+  OpcodeClass c = classify_uncached(mnemonic, has_addresses);
+  cache.emplace(std::string(mnemonic), c);
+  return c;
+}
+
+OpcodeClass InstructionDecoder::classify_uncached(std::string_view mnemonic, bool has_addresses) {
   std::optional<OpcodeClass> c = classify_opcode(mnemonic, table_sm_);
   std::string_view base = base_opcode(mnemonic);
   if (!c) {

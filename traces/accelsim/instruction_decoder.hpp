@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "traces/accelsim/opcode_table.hpp"
@@ -33,6 +34,7 @@ class InstructionDecoder {
 
  private:
   OpcodeClass classify(std::string_view mnemonic, bool has_addresses);
+  OpcodeClass classify_uncached(std::string_view mnemonic, bool has_addresses);
   void warn_once(std::string_view mnemonic, const std::string& message);
   void resolve_space(SpaceRule rule, Instruction& out) const;
 
@@ -42,6 +44,14 @@ class InstructionDecoder {
   std::uint64_t shmem_base_;
   std::uint64_t local_base_;
   int table_sm_;
+  // Mnemonic -> class, so that each distinct opcode string of a kernel is classified once
+  // (a kernel has tens of them and millions of lines).
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  // [0]: lines without addresses, [1]: with (which can turn an unknown mnemonic into a load).
+  std::unordered_map<std::string, OpcodeClass, StringHash, std::equal_to<>> classes_[2];
   std::set<std::string, std::less<>> warned_;
   std::vector<std::string> warnings_;
 };

@@ -70,6 +70,9 @@ void apply_header_line(std::string_view line, TraceHeader& h, unsigned& seen) {
     h.kernel_id = parse_u32(value, "kernel id");
   } else if (key == "grid dim") {
     h.info.grid = parse_dim3(value, "grid dim");
+    // CUDA's limits; they also keep block ids (x*y*z) far from overflowing 64 bits.
+    if (h.info.grid.x > 0x7fffffffu || h.info.grid.y > 65535 || h.info.grid.z > 65535)
+      throw LineError("grid dim is beyond CUDA's limits (2^31-1, 65535, 65535)");
     seen |= 2;
   } else if (key == "block dim") {
     h.info.block = parse_dim3(value, "block dim");

@@ -1,6 +1,8 @@
 #pragma once
 // Where a traced kernel came from, for `warpsim trace info` and for .wtrace files, which carry
 // it along so that a converted trace still says which tracer and SM version produced it.
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "traces/kernel_source.hpp"
@@ -17,6 +19,23 @@ struct TraceOrigin {
 class TracedKernelSource : public KernelSource {
  public:
   virtual TraceOrigin origin() const = 0;
+  // The id of the first block at or after `from` that the trace holds, or nullopt if none: lets
+  // tools walk a sparse trace (a huge grid of which few blocks were traced, or a corrupt grid
+  // size) without asking for every id. Follows open_block's rules: ids increase, an earlier id
+  // rereads from the start.
+  virtual std::optional<std::uint64_t> next_traced_block(std::uint64_t from) = 0;
 };
+
+// Calls `visit(id)` for every block id of `source` that may have warps: every traced block of a
+// TracedKernelSource, every id of the grid otherwise.
+template <typename Visit>
+void for_each_block(KernelSource& source, Visit visit) {
+  if (auto* traced = dynamic_cast<TracedKernelSource*>(&source)) {
+    for (auto id = traced->next_traced_block(0); id; id = traced->next_traced_block(*id + 1)) visit(*id);
+    return;
+  }
+  const std::uint64_t blocks = source.info().grid.count();
+  for (std::uint64_t id = 0; id < blocks; ++id) visit(id);
+}
 
 }  // namespace warpsim::traces

@@ -219,13 +219,18 @@ std::shared_ptr<BlockText> TracegKernelSource::read_block_body(std::uint64_t id,
   return block;
 }
 
-std::vector<std::unique_ptr<WarpStream>> TracegKernelSource::open_block(std::uint64_t block_id) {
-  if (last_opened_id_ && block_id <= *last_opened_id_) restart();
-  last_opened_id_ = block_id;
-  while (!ahead_ || ahead_->id < block_id) {
+std::optional<std::uint64_t> TracegKernelSource::next_traced_block(std::uint64_t from) {
+  if (last_opened_id_ && from <= *last_opened_id_) restart();
+  while (!ahead_ || ahead_->id < from) {
     ahead_ = read_block();
-    if (!ahead_) break;
+    if (!ahead_) return std::nullopt;
   }
+  return ahead_->id;
+}
+
+std::vector<std::unique_ptr<WarpStream>> TracegKernelSource::open_block(std::uint64_t block_id) {
+  next_traced_block(block_id);
+  last_opened_id_ = block_id;
   std::vector<std::unique_ptr<WarpStream>> warps;
   if (!ahead_ || ahead_->id != block_id) return warps;  // left out of the trace
   std::shared_ptr<const BlockText> block = std::move(ahead_);

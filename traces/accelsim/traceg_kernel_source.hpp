@@ -32,6 +32,7 @@ class TracegKernelSource : public TracedKernelSource {
   // an earlier block rereads the file from the start. A block the trace left out has no warps.
   std::vector<std::unique_ptr<WarpStream>> open_block(std::uint64_t block_id) override;
   std::vector<std::string> warnings() const override;
+  std::optional<std::uint64_t> next_traced_block(std::uint64_t from) override;
   TraceOrigin origin() const override;
 
   const TraceHeader& header() const { return header_; }

@@ -24,10 +24,6 @@ const KernelDef* find_kernel(const std::string& name) {
   return nullptr;
 }
 
-void KernelArgs::reject(const std::string& key, const std::string& why) const {
-  throw sim::InputError("-p " + key, why);
-}
-
 KernelInstance make_kernel(const std::string& name, const std::vector<std::string>& assignments,
                            const IsaTarget& isa) {
   const KernelDef* def = find_kernel(name);

@@ -39,7 +39,7 @@ const std::vector<sim::ParamSpec>& l2_policy_params() {
   static const std::vector<sim::ParamSpec> params = [] {
     std::vector<sim::ParamSpec> p;
     p.push_back(int_param("window_bytes", 0, "bytes",
-                          "L2 access-policy window size (S4.2) starting at the kernel's hot buffer; 0 = no window",
+                          "L2 access-policy window size (S4.2) starting at the kernel's hot buffer (persistKernel, persistLoop: persistent; chase: next; others: their first input array, README.md); 0 = no window",
                           0, 1e15));
     p.push_back(float_param("hit_ratio", "1", "",
                             "fraction of the window's accesses that get hit_prop, the rest miss_prop (S4.3)", 0, 1));

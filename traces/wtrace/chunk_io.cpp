@@ -56,12 +56,8 @@ ChunkWriter::ChunkWriter(const std::string& path) : path_(path), file_(std::fope
   put(header.bytes().data(), header.size());
 }
 
-ChunkWriter::~ChunkWriter() {
-  if (file_) std::fclose(file_);
-}
-
 void ChunkWriter::put(const void* data, std::size_t n) {
-  if (n && std::fwrite(data, 1, n, file_) != n) throw InputError(path_, std::string("write failed: ") + std::strerror(errno));
+  if (n && std::fwrite(data, 1, n, file_.get()) != n) throw InputError(path_, std::string("write failed: ") + std::strerror(errno));
   offset_ += n;
 }
 
@@ -95,17 +91,13 @@ void ChunkWriter::finish() {
   ByteWriter end;
   end.varint(chunks_);
   write(ChunkType::End, end.bytes());
-  if (std::fclose(file_) != 0) {
-    file_ = nullptr;
-    throw InputError(path_, std::string("write failed: ") + std::strerror(errno));
-  }
-  file_ = nullptr;
+  if (std::fclose(file_.release()) != 0) throw InputError(path_, std::string("write failed: ") + std::strerror(errno));
 }
 
 ChunkReader::ChunkReader(std::string path) : path_(std::move(path)), file_(std::fopen(path_.c_str(), "rb")) {
   if (!file_) throw InputError(path_, std::string("cannot open: ") + std::strerror(errno));
-  std::fseek(file_, 0, SEEK_END);
-  size_ = static_cast<std::uint64_t>(std::ftell(file_));
+  std::fseek(file_.get(), 0, SEEK_END);
+  size_ = static_cast<std::uint64_t>(std::ftell(file_.get()));
   std::uint8_t header[kFileHeaderBytes];
   if (size_ < kFileHeaderBytes) throw InputError(path_, "too short to be a .wtrace file (truncated?)");
   read_at(0, header, sizeof header);
@@ -118,12 +110,8 @@ ChunkReader::ChunkReader(std::string path) : path_(std::move(path)), file_(std::
   if (r.u32() != 0) throw InputError(path_, "file header has flags this reader does not know (corrupt, or a newer writer)");
 }
 
-ChunkReader::~ChunkReader() {
-  if (file_) std::fclose(file_);
-}
-
 void ChunkReader::read_at(std::uint64_t offset, void* data, std::size_t n) {
-  if (std::fseek(file_, static_cast<long>(offset), SEEK_SET) != 0 || std::fread(data, 1, n, file_) != n)
+  if (std::fseek(file_.get(), static_cast<long>(offset), SEEK_SET) != 0 || std::fread(data, 1, n, file_.get()) != n)
     throw InputError(path_, "read failed at byte " + std::to_string(offset));
 }
 
@@ -148,6 +136,10 @@ ChunkLocation ChunkReader::locate(std::uint64_t offset, std::uint64_t index) {
   loc.header.crc = r.u32();
   if (loc.header.stored_bytes > kMaxChunkBytes || loc.header.raw_bytes > kMaxChunkBytes)
     throw InputError(here, "chunk size above 1 GiB: corrupt header");
+  // Deflate cannot expand more than about 1032:1; a larger claimed raw size is corruption, and
+  // must be refused before it is allocated.
+  if (loc.header.raw_bytes > std::uint64_t(loc.header.stored_bytes) * 1040 + 1024)
+    throw InputError(here, "chunk claims an impossible uncompressed size: corrupt header");
   if (offset + kChunkHeaderBytes + loc.header.stored_bytes > size_)
     throw InputError(here, "file ends inside the chunk (needs " + std::to_string(loc.header.stored_bytes) + " payload bytes; truncated)");
   return loc;

@@ -99,7 +99,7 @@ void decode_instruction(ByteReader& in, WarpCodingState& state, Instruction& ins
   if (unit >= kUnitCount || control > static_cast<std::uint8_t>(Control::Exit)) throw DecodeError("bad unit or control code");
   inst.unit = static_cast<Unit>(unit);
   inst.control = static_cast<Control>(control);
-  state.pc = static_cast<std::uint32_t>(state.pc + in.svarint());
+  state.pc = static_cast<std::uint32_t>(state.pc + static_cast<std::uint64_t>(in.svarint()));  // wraps, never UB
   inst.pc = state.pc;
   inst.active_mask = (flags & kFlagFullMask) ? kFullMask : in.u32();
   inst.dst = {kNoReg, kNoReg};

@@ -64,6 +64,9 @@ std::uint32_t u32_field(ByteReader& r, const char* what) {
 Dim3 dim3_field(ByteReader& r, const char* what) {
   Dim3 d{u32_field(r, what), u32_field(r, what), u32_field(r, what)};
   if (!d.x || !d.y || !d.z) throw DecodeError(std::string(what) + " has a zero component");
+  // Keeps x*y*z (block ids, thread counts) within 64 bits.
+  if (static_cast<unsigned __int128>(d.x) * d.y * d.z >= (static_cast<unsigned __int128>(1) << 63))
+    throw DecodeError(std::string(what) + " is too large");
   return d;
 }
 
@@ -83,6 +86,7 @@ WtraceKernelSource::WtraceKernelSource(const std::string& path, const ChunkLocat
     info_.name = r.string();
     info_.grid = dim3_field(r, "grid");
     info_.block = dim3_field(r, "block");
+    if (info_.block.count() > 1u << 20) throw DecodeError("block has more than 2^20 threads");
     info_.registers_per_thread = u32_field(r, "registers");
     info_.shared_bytes_per_block = u32_field(r, "shared bytes");
     info_.stream_id = r.varint();
@@ -158,19 +162,25 @@ std::shared_ptr<BlockChunk> WtraceKernelSource::read_next_block() {
   return block;
 }
 
-std::vector<std::unique_ptr<WarpStream>> WtraceKernelSource::open_block(std::uint64_t block_id) {
-  if (have_last_opened_ && block_id <= last_opened_id_) {
+std::optional<std::uint64_t> WtraceKernelSource::next_traced_block(std::uint64_t from) {
+  if (have_last_opened_ && from <= last_opened_id_) {
     next_offset_ = chunks_.next_offset(begin_);
     next_index_ = begin_.index + 1;
     ahead_.reset();
     have_last_read_ = false;
+    have_last_opened_ = false;
   }
+  while (!ahead_ || ahead_->id < from) {
+    ahead_ = read_next_block();
+    if (!ahead_) return std::nullopt;
+  }
+  return ahead_->id;
+}
+
+std::vector<std::unique_ptr<WarpStream>> WtraceKernelSource::open_block(std::uint64_t block_id) {
+  next_traced_block(block_id);
   have_last_opened_ = true;
   last_opened_id_ = block_id;
-  while (!ahead_ || ahead_->id < block_id) {
-    ahead_ = read_next_block();
-    if (!ahead_) break;
-  }
   std::vector<std::unique_ptr<WarpStream>> warps;
   if (!ahead_ || ahead_->id != block_id) return warps;
   std::shared_ptr<const BlockChunk> block = std::move(ahead_);

@@ -28,6 +28,7 @@ class WtraceKernelSource : public TracedKernelSource {
   // Increasing ids read forward; an earlier id rewinds to the kernel's first block.
   std::vector<std::unique_ptr<WarpStream>> open_block(std::uint64_t block_id) override;
   std::vector<std::string> warnings() const override { return warnings_; }
+  std::optional<std::uint64_t> next_traced_block(std::uint64_t from) override;
   TraceOrigin origin() const override { return origin_; }
   const std::string& label() const { return label_; }
 

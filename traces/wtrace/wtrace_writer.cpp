@@ -32,13 +32,12 @@ class WorkloadWriter {
   void kernel(KernelSource& source, const std::string& label) {
     write_kernel_header(source, label);
     std::uint64_t blocks = 0, instructions = 0, memory = 0;
-    const std::uint64_t grid = source.info().grid.count();
     ByteWriter payload, warp_bytes;
     std::vector<std::uint64_t> counts, sizes;
     Instruction inst;
-    for (std::uint64_t id = 0; id < grid; ++id) {
+    for_each_block(source, [&](std::uint64_t id) {
       auto warps = source.open_block(id);
-      if (warps.empty()) continue;  // left out of the trace
+      if (warps.empty()) return;  // left out of the trace
       ++blocks;
       warp_bytes.clear();
       counts.assign(warps.size(), 0);
@@ -63,7 +62,7 @@ class WorkloadWriter {
       }
       payload.append(warp_bytes.bytes());
       chunks_.write(ChunkType::Block, payload.bytes());
-    }
+    });
     ByteWriter end;
     end.varint(blocks);
     end.varint(instructions);

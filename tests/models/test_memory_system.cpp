@@ -1,0 +1,143 @@
+// The memory system through access(): each preset's load path, S3.4 stores, L1 invalidation,
+// miss merging, shared-memory bank conflicts and what ncu does not count as global traffic.
+#include <catch2/catch.hpp>
+
+#include "models/arch.hpp"
+#include "models/memory/memory_system.hpp"
+#include "sim/stats.hpp"
+
+using namespace warpsim;
+using namespace warpsim::models;
+using traces::CacheOp;
+using traces::MemOp;
+using traces::MemSpace;
+
+namespace {
+
+template <class F>
+traces::Instruction inst(MemSpace space, MemOp op, F addr, CacheOp cache = CacheOp::Default,
+                         std::uint32_t mask = traces::kFullMask) {
+  traces::Instruction i;
+  i.unit = traces::Unit::LdSt;
+  i.space = space;
+  i.mem_op = op;
+  i.cache_op = cache;
+  i.width = 4;
+  i.active_mask = mask;
+  for (int l = 0; l < 32; ++l) i.addr[static_cast<std::size_t>(l)] = addr(l);
+  return i;
+}
+
+struct Rig {
+  Arch arch;
+  sim::StatsRegistry stats;
+  std::unique_ptr<MemorySystem> mem;
+  explicit Rig(const char* preset) : arch(load_arch(preset)), mem(make_memory_system(arch, stats, 1)) {
+    mem->begin_kernel(0, traces::KernelInfo{});
+  }
+  const MemoryCounters& c() const { return mem->counters(); }
+};
+
+constexpr std::uint64_t kBase = 1ull << 32;
+
+}  // namespace
+
+TEST_CASE("Fermi: cached loads move 128-byte lines (S3.2), .cg loads 32-byte segments (S3.3)", "[memory]") {
+  Rig r("fermi-m2070");
+  auto misaligned = [](int l) { return kBase + 44 + 4u * l; };  // readOffset, offset 11
+  const auto res = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, misaligned), 0);
+  CHECK(r.c().gld_transactions == 2);
+  CHECK(res.issue_cycles == 2);  // one replay
+  CHECK(r.c().replays == 1);
+  CHECK(double(r.c().gld_bytes_requested) / r.c().gld_bytes_moved == 0.5);
+  Rig nc("fermi-m2070");
+  nc.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, misaligned, CacheOp::Global), 0);
+  CHECK(nc.c().gld_transactions == 5);
+  CHECK(double(nc.c().gld_bytes_requested) / nc.c().gld_bytes_moved == Approx(0.8).epsilon(0));
+  CHECK(nc.c().l1_sector_lookups == 0);
+}
+
+TEST_CASE("Fermi/Kepler stores: S3.4 transactions and replays", "[memory]") {
+  for (const char* preset : {"fermi-m2070", "kepler-k20x"}) {
+    Rig r(preset);
+    const std::uint64_t three[3] = {kBase, kBase + 0x820, kBase + 0x2060};
+    const auto res = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Store, [&](int l) { return three[l % 3]; }), 0);
+    INFO(preset);
+    CHECK(r.c().gst_requests == 1);
+    CHECK(r.c().gst_transactions == 3);
+    CHECK(res.issue_cycles == 3);  // 2 replays
+    r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Store, [](int l) { return kBase + 0x4000 + 4u * l; }), 10);
+    CHECK(r.c().gst_transactions == 4);  // + one 4-segment
+  }
+}
+
+TEST_CASE("Kepler: global loads skip L1 (S3.5); __ldg uses the 32-byte read-only cache (S3.6)", "[memory]") {
+  Rig r("kepler-k20x");
+  auto line = [](int l) { return kBase + 4u * l; };
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line), 0);
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line), 2000);
+  CHECK(r.c().l1_sector_lookups == 0);
+  CHECK(r.c().gld_transactions == 8);  // 4 segments each time
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line, CacheOp::ReadOnly), 4000);
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line, CacheOp::ReadOnly), 6000);
+  CHECK(r.c().l1_sector_lookups == 8);
+  CHECK(r.c().l1_sector_hits == 4);
+}
+
+TEST_CASE("Hopper: a store invalidates the L1 line it hits (S3.4); concurrent misses merge", "[memory]") {
+  Rig r("hopper-h100");
+  auto line = [](int l) { return kBase + 4u * l; };
+  const auto first = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line), 0);
+  // The same line again one cycle later, before the fill is back: L1 hits on the pending sectors
+  // and waits for them; DRAM is read once (two 64-byte pieces).
+  const auto second = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line), 1);
+  CHECK(second.ready == first.ready);
+  CHECK(r.c().l1_sector_hits == 4);
+  CHECK(r.c().dram_read_bytes == 128);
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Store, line), first.ready + 1);
+  const auto third = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line), first.ready + 10);
+  CHECK(r.c().l1_sector_hits == 4);  // the line was invalidated by the store
+  // ... but L2 has it: hit latency, + 3 cycles because the line's four sectors queue at one
+  // slice's 32-byte-per-cycle port.
+  CHECK(third.ready - (first.ready + 10) == r.arch.l2_hit_latency + 3);
+  // Another SM does not see SM 0's L1.
+  r.mem->access(1, 0, inst(MemSpace::Global, MemOp::Load, line), first.ready + 20);
+  CHECK(r.c().l1_sector_hits == 4);
+}
+
+TEST_CASE("S3.10 through access(): transposeShared pad 0 costs 32 passes, pad 1 one", "[memory]") {
+  Rig r("hopper-h100");
+  for (int pad : {0, 1}) {
+    const auto before = r.c().shared_bank_conflicts;
+    const auto res = r.mem->access(0, 0, inst(MemSpace::Shared, MemOp::Load, [&](int x) { return 4u * (x * (32 + pad) + 5); }), 100);
+    INFO("pad " << pad);
+    CHECK(res.issue_cycles == (pad == 0 ? 32u : 1u));
+    CHECK(r.c().shared_bank_conflicts - before == (pad == 0 ? 31u : 0u));
+    CHECK(res.ready == 100 + r.arch.shared_latency + res.issue_cycles - 1);
+  }
+  CHECK(r.c().shared_requests == 2);
+  CHECK(r.c().gld_requests == 0);
+}
+
+TEST_CASE("shared, local, constant and inactive instructions are not global requests", "[memory]") {
+  Rig r("hopper-h100");
+  auto line = [](int l) { return kBase + 4u * l; };
+  r.mem->access(0, 0, inst(MemSpace::Local, MemOp::Load, line), 0);
+  r.mem->access(0, 0, inst(MemSpace::Local, MemOp::Store, line), 1);
+  r.mem->access(0, 0, inst(MemSpace::Constant, MemOp::Load, [](int) { return 64; }), 2);
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line, CacheOp::Default, 0u), 3);  // all lanes off
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Atomic, line), 4);
+  CHECK(r.c().gld_requests == 0);
+  CHECK(r.c().gst_requests == 0);
+  CHECK(r.c().gld_sectors == 0);
+}
+
+TEST_CASE("stats registry carries the memory counters by name", "[memory]") {
+  Rig r("hopper-h100");
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, [](int l) { return kBase + 4u * l; }), 0);
+  CHECK(r.stats.value("gpu.mem.gld_requests") == 1);
+  CHECK(r.stats.value("gpu.mem.gld_sectors") == 4);
+  CHECK(r.stats.value("gpu.l2.sector_lookups") == 4);
+  CHECK(r.stats.sum("gpu.l2.slice", ".lookups") == 4);
+  CHECK(r.stats.value("gpu.dram.read_bytes") == 128);
+}
