@@ -6,6 +6,7 @@
 // usage: bench_sweep [SPEC.ini...] [--jobs 1,2]     (default: sweeps/specs/smoke.ini demo.ini)
 #include <algorithm>
 #include <chrono>
+#include <sys/resource.h>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -21,6 +22,16 @@
 
 namespace fs = std::filesystem;
 using namespace warpsim;
+
+namespace {
+// CPU seconds this process used (all threads): unlike wall time, not inflated when other
+// processes share the cores, so CPU per point at -j N vs -j 1 isolates the cost of parallelism.
+double process_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   std::vector<fs::path> specs;
@@ -60,14 +71,15 @@ int main(int argc, char** argv) {
   std::printf("runner: %s\n", runner_env ? runner_env : "models::simulate");
   // efficiency: points/s at -j N over N x points/s at -j 1 (drops when other processes share the
   // cores). busy: the workers' time inside points over N x elapsed -- how well the driver keeps
-  // N workers fed, whatever else runs on the machine.
-  std::printf("%-16s %7s %4s %10s %12s %11s %7s %8s\n", "spec", "points", "-j", "seconds", "points/s", "efficiency",
-              "busy", "failed");
+  // N workers fed, whatever else runs on the machine. cpu-eff: CPU seconds per point at -j 1 over
+  // those at -j N (100% = running points side by side costs nothing extra).
+  std::printf("%-16s %7s %4s %10s %12s %11s %7s %8s %8s\n", "spec", "points", "-j", "seconds", "points/s",
+              "efficiency", "busy", "cpu-eff", "failed");
   try {
     for (const auto& path : specs) {
       auto spec = sweeps::parse_spec(path);
       auto points = sweeps::enumerate_points(spec);
-      double base_rate = 0;
+      double base_rate = 0, base_cpu = 0;
       for (int j : jobs) {
         sweeps::DriverOptions o;
         o.jobs = j;
@@ -75,11 +87,15 @@ int main(int argc, char** argv) {
         o.progress = sweeps::ProgressMode::None;
         // Best of several runs for quick specs (at least 3, or until 5 s): one run of a
         // 12-point sweep is too short to time on a shared machine.
-        double seconds = 1e300, spent = 0, busy = 0;
+        double seconds = 1e300, spent = 0, busy = 0, cpu = 0;
+        int runs = 0;
         sweeps::DriverOutcome outcome;
         for (int rep = 0; rep < 3 || spent < 5.0; ++rep) {
           auto start = std::chrono::steady_clock::now();
+          double cpu_start = process_cpu_seconds();
           outcome = sweeps::run_points(points, runner, o);
+          cpu += process_cpu_seconds() - cpu_start;
+          ++runs;
           double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
           if (s < seconds) {
             double inside = 0;
@@ -91,9 +107,14 @@ int main(int argc, char** argv) {
           if (spent > 20.0) break;  // long specs: one run is long enough to time
         }
         double rate = double(points.size()) / seconds;
-        if (j == jobs.front()) base_rate = rate / j;
-        std::printf("%-16s %7zu %4d %10.2f %12.2f %10.0f%% %6.0f%% %8zu\n", path.filename().c_str(), points.size(), j,
-                    seconds, rate, 100.0 * rate / (j * base_rate), 100.0 * busy, outcome.failed);
+        double cpu_per_point = cpu / runs / double(points.size());
+        if (j == jobs.front()) {
+          base_rate = rate / j;
+          base_cpu = cpu_per_point;
+        }
+        std::printf("%-16s %7zu %4d %10.2f %12.2f %10.0f%% %6.0f%% %7.0f%% %8zu\n", path.filename().c_str(),
+                    points.size(), j, seconds, rate, 100.0 * rate / (j * base_rate), 100.0 * busy,
+                    100.0 * base_cpu / cpu_per_point, outcome.failed);
         std::fflush(stdout);
       }
     }
