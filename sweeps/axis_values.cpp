@@ -1,0 +1,176 @@
+#include "sweeps/axis_values.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <unordered_set>
+#include <algorithm>
+
+#include "sim/config.hpp"
+#include "sim/errors.hpp"
+
+namespace warpsim::sweeps {
+namespace {
+
+std::string trim(const std::string& s) {
+  const char* ws = " \t";
+  auto b = s.find_first_not_of(ws);
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(ws) - b + 1);
+}
+
+// "4K" -> 4096; plain integers pass through. Suffixes are binary because sizes in the kernel
+// library (persist_bytes, window_bytes) are byte counts.
+bool parse_size(const std::string& text, std::int64_t& out) {
+  if (text.empty()) return false;
+  std::int64_t scale = 1;
+  std::string digits = text;
+  switch (text.back()) {
+    case 'K': scale = 1LL << 10; break;
+    case 'M': scale = 1LL << 20; break;
+    case 'G': scale = 1LL << 30; break;
+    default: break;
+  }
+  if (scale != 1) digits.pop_back();
+  if (!sim::parse_int(digits, out)) return false;
+  out *= scale;
+  return true;
+}
+
+// Digits after the decimal point as written, so a float range prints at the precision the user wrote.
+int decimals_of(const std::string& text) {
+  auto dot = text.find('.');
+  if (dot == std::string::npos) return 0;
+  auto e = text.find_first_of("eE", dot);
+  return static_cast<int>((e == std::string::npos ? text.size() : e) - dot - 1);
+}
+
+std::string format_fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  std::string s = buf;
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  if (s == "-0") s = "0";
+  return s;
+}
+
+// Enough for any sweep that should run on one machine or one cluster allocation.
+constexpr std::size_t kMaxAxisValues = 1000000;
+
+std::vector<std::string> parse_range(const std::string& text, const std::string& where) {
+  auto bad = [&](const std::string& why) -> std::vector<std::string> {
+    throw sim::InputError(where, "bad range '" + text + "': " + why +
+                                     " (write FIRST..LAST, FIRST..LAST step S or FIRST..LAST x FACTOR)");
+  };
+  auto dots = text.find("..");
+  std::string first = trim(text.substr(0, dots));
+  std::string rest = trim(text.substr(dots + 2));
+  std::string last = rest, step_text, kind;
+  if (auto sp = rest.find_first_of(" \t"); sp != std::string::npos) {
+    last = trim(rest.substr(0, sp));
+    std::string tail = trim(rest.substr(sp));
+    auto sp2 = tail.find_first_of(" \t");
+    if (sp2 == std::string::npos) return bad("expected 'step S' or 'x FACTOR' after the last value");
+    kind = tail.substr(0, sp2);
+    step_text = trim(tail.substr(sp2));
+    if (kind != "step" && kind != "x") return bad("unknown word '" + kind + "'");
+  }
+  if (first.empty() || last.empty()) return bad("missing first or last value");
+
+  std::vector<std::string> out;
+  std::int64_t a, b, s = 1;
+  bool integers = parse_size(first, a) && parse_size(last, b) && (step_text.empty() || parse_size(step_text, s));
+  if (kind == "x") {
+    double fa, fb, f;
+    if (!sim::parse_float(step_text, f) || f <= 1) return bad("the factor must be a number above 1");
+    if (integers) {
+      if (a <= 0) return bad("a geometric range must start above 0");
+      if (b < a) return bad("the last value is below the first");
+      for (double v = double(a); v <= double(b) * (1 + 1e-12); v *= f) {
+        out.push_back(std::to_string(std::llround(v)));
+        if (out.size() > kMaxAxisValues) return bad("more than a million values");
+      }
+      return out;
+    }
+    if (!sim::parse_float(first, fa) || !sim::parse_float(last, fb)) return bad("the bounds are not numbers");
+    if (fa <= 0) return bad("a geometric range must start above 0");
+    if (fb < fa) return bad("the last value is below the first");
+    int dec = std::max(decimals_of(first), decimals_of(last)) + 6;
+    for (double v = fa; v <= fb * (1 + 1e-12); v *= f) {
+      out.push_back(format_fixed(v, dec));
+      if (out.size() > kMaxAxisValues) return bad("more than a million values");
+    }
+    return out;
+  }
+  if (integers) {
+    if (s <= 0) return bad("the step must be positive");
+    if (b < a) return bad("the last value is below the first");
+    if (std::uint64_t(b - a) / std::uint64_t(s) >= kMaxAxisValues) return bad("more than a million values");
+    for (std::int64_t v = a; v <= b; v += s) out.push_back(std::to_string(v));
+    return out;
+  }
+  double fa, fb, fs = 1;
+  if (!sim::parse_float(first, fa) || !sim::parse_float(last, fb) ||
+      (!step_text.empty() && !sim::parse_float(step_text, fs)))
+    return bad("the bounds and step must be numbers");
+  if (fs <= 0) return bad("the step must be positive");
+  if (fb < fa) return bad("the last value is below the first");
+  // Count steps with a tolerance so 0..1 step 0.05 includes 1 despite rounding.
+  double count = std::floor((fb - fa) / fs + 1e-9);
+  if (count >= double(kMaxAxisValues)) return bad("more than a million values");
+  int dec = std::max({decimals_of(first), decimals_of(last), decimals_of(step_text)});
+  for (std::int64_t i = 0; i <= std::int64_t(count); ++i) out.push_back(format_fixed(fa + double(i) * fs, dec));
+  return out;
+}
+
+std::string normalise_single(const std::string& item) {
+  std::int64_t v;
+  // Size suffixes become plain integers so the simulator and the result columns see numbers.
+  if (!item.empty() && (item.back() == 'K' || item.back() == 'M' || item.back() == 'G') && parse_size(item, v))
+    return std::to_string(v);
+  return item;
+}
+
+}  // namespace
+
+AxisValues parse_axis_values(const std::string& raw, const std::string& where) {
+  std::string text = trim(raw);
+  if (text.empty()) throw sim::InputError(where, "no value given (an axis needs at least one value)");
+  AxisValues out;
+  if (text.find(',') != std::string::npos) {
+    out.is_axis = true;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      auto comma = text.find(',', start);
+      std::string item = trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+      bool last_item = comma == std::string::npos;
+      // A trailing comma marks a one-value axis: `block = 256,`.
+      if (item.empty() && !(last_item && !out.values.empty()))
+        throw sim::InputError(where, "empty item in the list '" + text + "'");
+      if (!item.empty()) {
+        if (item.find("..") != std::string::npos) {
+          for (auto& v : parse_range(item, where)) out.values.push_back(std::move(v));
+        } else {
+          out.values.push_back(normalise_single(item));
+        }
+      }
+      if (last_item) break;
+      start = comma + 1;
+    }
+  } else if (text.find("..") != std::string::npos) {
+    out.is_axis = true;
+    out.values = parse_range(text, where);
+  } else {
+    out.values.push_back(normalise_single(text));
+  }
+  if (out.values.empty()) throw sim::InputError(where, "the axis '" + text + "' has no values");
+  std::unordered_set<std::string> seen;
+  for (const auto& v : out.values)
+    if (!seen.insert(v).second) throw sim::InputError(where, "the value '" + v + "' appears twice in '" + text + "'");
+  return out;
+}
+
+}  // namespace warpsim::sweeps

@@ -1,0 +1,50 @@
+#include "sweeps/point_result.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "sim/errors.hpp"
+
+namespace warpsim::sweeps {
+
+PointResult run_point(std::size_t index, const models::RunRequest& request, const PointRunner& runner) {
+  const auto& names = models::metric_names();
+  PointResult r;
+  r.index = index;
+  r.metrics.assign(names.size(), std::numeric_limits<double>::quiet_NaN());
+  r.time_ms = std::numeric_limits<double>::quiet_NaN();
+  auto start = std::chrono::steady_clock::now();
+  try {
+    models::RunResult run = runner(request);
+    r.cycles = static_cast<std::int64_t>(run.cycles);
+    r.time_ms = run.time_ms;
+    // By name, not position: a runner that reports fewer or more metrics still lands in the right columns.
+    for (const auto& [name, value] : run.metrics)
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (names[i] == name) r.metrics[i] = value;
+    for (const auto& w : run.warnings) {
+      if (!r.message.empty()) r.message += "; ";
+      r.message += w;
+    }
+    for (const auto& [key, value] : run.params) {
+      if (!r.resolved_params.empty()) r.resolved_params += ' ';
+      r.resolved_params += key;
+      r.resolved_params += '=';
+      r.resolved_params += value;
+    }
+  } catch (const sim::InputError& e) {
+    r.status = kPointInputError;
+    r.message = e.what();
+  } catch (const sim::DeadlockError& e) {
+    r.status = kPointDeadlock;
+    r.message = e.what();
+  } catch (const std::exception& e) {
+    r.status = kPointInternalError;
+    r.message = std::string("internal error: ") + e.what();
+  }
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace warpsim::sweeps

@@ -1,0 +1,42 @@
+#pragma once
+// What the sweep keeps of one point: its status and numbers, nothing that depends on which
+// thread, rank or shard ran it (except wall_s, the one timing column).
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/simulate.hpp"
+
+namespace warpsim::sweeps {
+
+// Point status codes, stored in the `status` column.
+enum PointStatus : int {
+  kPointOk = 0,
+  kPointInputError = 1,  // the simulator refused the point (e.g. block larger than the architecture allows)
+  kPointDeadlock = 2,    // the run stopped making progress
+  kPointInternalError = 3,
+};
+
+struct PointResult {
+  std::size_t index = 0;
+  int status = kPointOk;
+  std::string message;        // the reason when status != 0; warnings joined by "; " otherwise
+  std::int64_t cycles = 0;
+  double time_ms = 0;
+  std::vector<double> metrics;  // models::metric_names() order; NaN where a metric is missing
+  double wall_s = 0;
+  // Every kernel parameter as the simulator resolved it ("n=1048576 block=512 grid=512 ..."),
+  // derived ones included: the point's full configuration, beside the swept columns.
+  std::string resolved_params;
+};
+
+// Runs one point. Not per-event, so std::function costs nothing that matters; tests pass a
+// deterministic fake, the CLI passes models::simulate.
+using PointRunner = std::function<models::RunResult(const models::RunRequest&)>;
+
+// Calls the runner and turns every outcome, exceptions included, into a PointResult.
+PointResult run_point(std::size_t index, const models::RunRequest& request, const PointRunner& runner);
+
+}  // namespace warpsim::sweeps

@@ -1,0 +1,73 @@
+#include "sweeps/sweep_run.hpp"
+
+#include <cstdio>
+
+#include "models/simulate.hpp"
+#include "sim/errors.hpp"
+#include "sweeps/driver.hpp"
+#include "sweeps/points.hpp"
+#include "sweeps/result_file.hpp"
+#include "sweeps/result_record.hpp"
+#include "sweeps/spec.hpp"
+
+namespace warpsim::sweeps {
+namespace fs = std::filesystem;
+
+fs::path journal_path(const fs::path& output, const std::string& suffix) {
+  fs::path j = output;
+  j += ".journal" + suffix;
+  return j;
+}
+
+std::uint64_t sweep_fingerprint(const std::string& resolved_spec, const std::string& shard_text) {
+  std::string key = resolved_spec + "\nshard=" + shard_text + "\nmetrics=";
+  for (const auto& m : models::metric_names()) key += m + ",";
+  return fingerprint(key);
+}
+
+fs::path default_output(const fs::path& spec, const std::optional<Shard>& shard) {
+  std::string name = spec.stem().string();
+  if (shard && !shard->whole()) name += ".shard" + std::to_string(shard->index) + "of" + std::to_string(shard->count);
+  return name + ".h5";
+}
+
+void check_output_path(const fs::path& output) {
+  fs::path dir = output.has_parent_path() ? output.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir)) throw sim::InputError("-o " + output.string(), "the directory " + dir.string() + " does not exist");
+  if (fs::is_directory(output)) throw sim::InputError("-o " + output.string(), "is a directory; give a file name");
+}
+
+SweepOutcome run_sweep(const SweepRunOptions& options, const PointRunner& runner) {
+  SweepSpec spec = parse_spec(options.spec);
+  check_output_path(options.output);
+  std::vector<Point> all = enumerate_points(spec);
+  Shard shard = options.shard.value_or(Shard{});
+  std::vector<Point> mine;
+  for (const auto& p : all)
+    if (shard.owns(p.index)) mine.push_back(p);
+
+  DriverOptions d;
+  d.jobs = options.jobs;
+  d.journal = journal_path(options.output);
+  d.sweep_fingerprint = sweep_fingerprint(resolved_spec_text(spec), shard.text());
+  d.progress = options.progress;
+  d.log_interval = options.log_interval;
+  d.label = "sweep " + options.spec.filename().string() + (shard.whole() ? "" : " shard " + shard.text());
+  d.stop = options.stop;
+  DriverOutcome outcome = run_points(mine, runner, d);
+  if (outcome.interrupted) {
+    std::fprintf(stderr, "%zu finished points are saved in %s; run the same command again to resume\n",
+                 outcome.results.size(), d.journal->c_str());
+    return SweepOutcome::Interrupted;
+  }
+  ResultFileInfo info{options.command_line, {}, std::nullopt};
+  if (!shard.whole()) info.shard = shard;
+  // In a shard file the rows are the shard's points; point indices stay global.
+  std::vector<PointResult>& results = outcome.results;
+  write_result_file(options.output, spec, all, results, info);
+  fs::remove(*d.journal);
+  std::fprintf(stderr, "results: %s\n", options.output.c_str());
+  return SweepOutcome::Complete;
+}
+
+}  // namespace warpsim::sweeps

@@ -1,0 +1,39 @@
+#pragma once
+// One `warpsim sweep SPEC` from spec to result file: parse (every error before any file is
+// created), select the shard, run with the journal, write the file, drop the journal.
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "sweeps/point_result.hpp"
+#include "sweeps/progress.hpp"
+#include "sweeps/shard.hpp"
+
+namespace warpsim::sweeps {
+
+struct SweepRunOptions {
+  std::filesystem::path spec;
+  std::filesystem::path output;
+  int jobs = 0;
+  std::optional<Shard> shard;
+  ProgressMode progress = ProgressMode::Auto;
+  std::chrono::seconds log_interval{30};
+  std::string command_line;
+  const std::atomic<bool>* stop = nullptr;
+};
+
+enum class SweepOutcome { Complete, Interrupted };
+
+SweepOutcome run_sweep(const SweepRunOptions& options, const PointRunner& runner);
+
+// The journal beside an output file, and the fingerprint that ties it to one sweep and shard.
+std::filesystem::path journal_path(const std::filesystem::path& output, const std::string& suffix = "");
+std::uint64_t sweep_fingerprint(const std::string& resolved_spec, const std::string& shard_text);
+// Default output: SPEC's stem in the working directory, with the shard in the name if any.
+std::filesystem::path default_output(const std::filesystem::path& spec, const std::optional<Shard>& shard);
+// Refuses an output whose directory does not exist, before anything runs.
+void check_output_path(const std::filesystem::path& output);
+
+}  // namespace warpsim::sweeps
