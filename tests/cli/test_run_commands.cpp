@@ -1,0 +1,56 @@
+// warpsim run / analyze / validate / kernels through the executable: output forms and exit codes.
+#include <catch2/catch.hpp>
+
+#include "tests/test_support.hpp"
+
+using warpsim::test::run_warpsim;
+
+TEST_CASE("run --json prints one object with the contract's fields", "[cli][run]") {
+  auto r = run_warpsim("run --arch hopper-h100 --kernel readOffset -p n=65536 -p offset=1 --json");
+  REQUIRE(r.exit_code == 0);
+  for (const char* key : {"\"arch\": \"hopper-h100\"", "\"kernel\": \"readOffset\"", "\"params\": {", "\"cycles\": ",
+                          "\"time_ms\": ", "\"metrics\": {", "\"wall_s\": ", "\"warp_instructions\": ",
+                          "\"gld_efficiency\": ", "\"l2_hit_rate\": ", "\"dual_issue_fraction\": ",
+                          "\"stall_memory_dependency\": "})
+    CHECK(r.out.find(key) != std::string::npos);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);  // one line: results only on stdout
+}
+
+TEST_CASE("run reports bad input with exit 2 and names it", "[cli][run]") {
+  auto arch = run_warpsim("run --arch volta --kernel readOffset");
+  CHECK(arch.exit_code == 2);
+  CHECK(arch.err.find("unknown architecture 'volta'") != std::string::npos);
+  auto kernel = run_warpsim("run --arch hopper-h100 --kernel nope");
+  CHECK(kernel.exit_code == 2);
+  CHECK(kernel.err.find("unknown kernel 'nope'") != std::string::npos);
+  auto param = run_warpsim("run --arch hopper-h100 --kernel readOffset -p block=2048");
+  CHECK(param.exit_code == 2);
+  CHECK(param.err.find("block") != std::string::npos);
+  auto both = run_warpsim("run --arch hopper-h100");
+  CHECK(both.exit_code == 2);
+  auto set = run_warpsim("run --arch hopper-h100 --kernel readOffset --set gpu.sms=0");
+  CHECK(set.exit_code == 2);
+  CHECK(set.err.find("gpu.sms") != std::string::npos);
+  auto trace = run_warpsim("run --arch hopper-h100 --trace /nonexistent/kernelslist.g");
+  CHECK(trace.exit_code == 2);
+}
+
+TEST_CASE("run executes a shared Accel-Sim trace; warp instructions equal its instruction lines", "[cli][run]") {
+  // ../shared/traces/README.md: vectoradd has 26,601 instruction lines.
+  auto r = run_warpsim("run --arch hopper-h100 --trace " + warpsim::test::shared_path("traces/vectoradd-sm80-v5/kernelslist.g") +
+                       " --json");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("\"warp_instructions\": 26601") != std::string::npos);
+}
+
+TEST_CASE("analyze prints the critical path; validate runs a table", "[cli][analyze]") {
+  auto a = run_warpsim("analyze --arch kepler-k20x --kernel fmaChain -p iters=64 --json");
+  REQUIRE(a.exit_code == 0);
+  CHECK(a.out.find("\"critical_path_cycles\": ") != std::string::npos);
+  CHECK(a.out.find("\"ilp\": ") != std::string::npos);
+  auto v = run_warpsim("validate --table h100-latency --json");
+  CHECK(v.exit_code == 0);
+  CHECK(v.out.find("\"pass\": true") != std::string::npos);
+  auto unknown = run_warpsim("validate --table nope");
+  CHECK(unknown.exit_code == 2);
+}

@@ -1,0 +1,87 @@
+// The built-in validation tables, run as tests: every row within the tolerance its table states,
+// except the known gaps listed here with their reason (a gap that closes fails the test too, so
+// the list stays true). `warpsim validate` reports the same rows to users.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "analysis/validation/reference_data.hpp"
+#include "analysis/validation/validation.hpp"
+#include "tests/test_support.hpp"
+
+using namespace warpsim;
+
+namespace {
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Rows known not to meet their tolerance yet, and why.
+const std::set<std::string> kKnownGaps = {
+    // Fermi's misaligned stores cost far more than the 25% extra sectors our L2 charges (the
+    // per-transaction cost of S3.4's 1/2-segment transactions is not modelled).
+    "writeOffset time offset 11 / offset 0",
+};
+
+void check_table(const std::string& name, bool quick) {
+  analysis::ValidationOptions o;
+  o.quick = quick;
+  auto tables = analysis::run_validation(o, name);
+  REQUIRE(tables.size() == 1);
+  REQUIRE(!tables[0].rows.empty());
+  for (const auto& r : tables[0].rows) {
+    INFO(name << ": " << r.quantity << " reference " << r.reference << " simulated " << r.simulated << " tolerance "
+              << r.tolerance.describe());
+    if (kKnownGaps.count(r.quantity))
+      CHECK_FALSE(r.pass);
+    else
+      CHECK(r.pass);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("shipped reference tables are byte-identical copies of the calibration data", "[validation]") {
+  for (const char* f : {"offset.csv", "stride.csv", "persist_10MB.csv", "latency.csv", "dispatch.csv", "device.csv"}) {
+    INFO(f);
+    CHECK(slurp(analysis::validation_data_dir() / f) == slurp(test::shared_path(std::string("calibration/h100/") + f)));
+  }
+}
+
+TEST_CASE("validation: H100 dependent-load latency per level within 5%", "[validation]") {
+  check_table("h100-latency", false);
+}
+
+TEST_CASE("validation: H100 instruction, request and sector counters exact (n = 2^20 rows)", "[validation][slow]") {
+  check_table("h100-counters", true);
+}
+
+TEST_CASE("validation: H100 empty-block dispatch timings within 25%", "[validation][slow]") {
+  check_table("h100-dispatch", false);
+}
+
+TEST_CASE("validation: Fermi SPEC S5 efficiencies and time ratios", "[validation][slow]") {
+  check_table("fermi-s5", false);
+}
+
+TEST_CASE("validation: readOffset at n = 2^26 on H100: counters exact, time within 10%", "[validation][slow]") {
+  // The full h100-counters table holds 30 such rows (warpsim validate runs them); the test suite
+  // runs the offset-0 row to stay within its time budget.
+  analysis::CsvTable t = analysis::read_csv(analysis::validation_data_dir() / "offset.csv");
+  std::size_t row = t.rows.size();
+  for (std::size_t i = 0; i < t.rows.size(); ++i)
+    if (t.rows[i].at("kernel") == "readOffset" && t.rows[i].at("params") == "lg=26;bs=512;offset=0") row = i;
+  REQUIRE(row < t.rows.size());
+  models::RunRequest r{"hopper-h100", {}, "readOffset", {"n=67108864", "block=512", "offset=0"}, "", 1};
+  models::RunResult result = models::simulate(r);
+  CHECK(double(result.warp_instructions) == t.number(row, "smsp__inst_executed.sum"));
+  CHECK(analysis::RunCache::metric(result, "gld_sectors") == t.number(row, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+  CHECK(analysis::RunCache::metric(result, "gst_sectors") == t.number(row, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"));
+  CHECK(result.time_ms * 1e6 == Approx(t.number(row, "gpu__time_duration.sum")).epsilon(0.10));
+}
