@@ -1,4 +1,5 @@
 #include "sweeps/progress.hpp"
+#include "sweeps/result_file.hpp"
 
 #include <unistd.h>
 
@@ -20,15 +21,6 @@ std::string duration_text(double s) {
   return buf;
 }
 
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 }  // namespace
 
 ProgressMode parse_progress_mode(const std::string& text) {
@@ -45,7 +37,7 @@ Progress::Progress(ProgressMode mode, std::chrono::seconds log_interval, std::si
   if (mode_ == ProgressMode::Auto) mode_ = isatty(STDERR_FILENO) ? ProgressMode::Bar : ProgressMode::Log;
   start_ = last_print_ = std::chrono::steady_clock::now();
   if (mode_ == ProgressMode::Log)
-    std::fprintf(stderr, "%s %s: %zu points, %zu already done (journal)\n", utc_now().c_str(), label_.c_str(), total_,
+    std::fprintf(stderr, "%s %s: %zu points, %zu already done (journal)\n", utc_timestamp().c_str(), label_.c_str(), total_,
                  resumed_);
 }
 
@@ -71,7 +63,7 @@ void Progress::update(std::size_t done, std::size_t failed, bool force) {
     std::fprintf(stderr, "\r\033[K%s: %s", label_.c_str(), status_text(done, failed).c_str());
     printed_bar_ = true;
   } else {
-    std::fprintf(stderr, "%s %s: %s\n", utc_now().c_str(), label_.c_str(), status_text(done, failed).c_str());
+    std::fprintf(stderr, "%s %s: %s\n", utc_timestamp().c_str(), label_.c_str(), status_text(done, failed).c_str());
   }
   std::fflush(stderr);
 }
