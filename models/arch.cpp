@@ -94,6 +94,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.launch_overhead_ns = u64("dispatch.launch_overhead_ns");
   a.block_dispatch_interval_cycles = u32("dispatch.block_interval_cycles");
   a.block_start_latency_cycles = u32("dispatch.block_start_latency_cycles");
+  a.warp_launch_interval_cycles = u32("dispatch.warp_launch_interval_cycles");
 
   a.l1_bytes = u64("l1.size_bytes");
   a.l1_line_bytes = u32("l1.line_bytes");

@@ -51,6 +51,7 @@ struct Arch {
   std::uint64_t launch_overhead_ns = 0;
   std::uint32_t block_dispatch_interval_cycles = 1;  // GPU-wide: one block per this many cycles
   std::uint32_t block_start_latency_cycles = 0;
+  std::uint32_t warp_launch_interval_cycles = 0;
 
   // L1 / read-only / L2 / DRAM.
   std::uint64_t l1_bytes = 0;

@@ -67,6 +67,8 @@ std::vector<ParamSpec> build() {
       integer("dispatch.launch_overhead_ns", "ns", "kernel launch to first block dispatch", 0, 1e9),
       integer("dispatch.block_interval_cycles", "cycles", "GigaThread engine: cycles between two block dispatches GPU-wide", 1, 1e6),
       integer("dispatch.block_start_latency_cycles", "cycles", "block dispatch to its warps being schedulable", 0, 1e6),
+      integer("dispatch.warp_launch_interval_cycles", "cycles",
+              "an SM starts a block's warps one after another, this many cycles apart", 0, 1e6),
 
       integer("l1.size_bytes", "bytes", "L1 data cache per SM", 0),
       integer("l1.line_bytes", "bytes", "L1 line size (S3.2)", 32, 1024),

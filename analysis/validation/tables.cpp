@@ -4,6 +4,7 @@
 
 #include "analysis/validation/reference_data.hpp"
 #include "analysis/validation/validation.hpp"
+#include "models/arch.hpp"
 
 namespace warpsim::analysis {
 namespace {
@@ -175,7 +176,7 @@ TableBuilder h100_dispatch() {
           [=](RunCache& cache, const ValidationOptions&) {
             ValidationTable table{"h100-dispatch", "calibration/h100/dispatch.csv (emptyKernel, event timing)", {}};
             CsvTable t = file();
-            const double launch_ms = 4500e-6;  // hopper-h100.ini dispatch.launch_overhead_ns
+            const double launch_ms = double(models::load_arch("hopper-h100").launch_overhead_ns) * 1e-6;
             for (std::size_t i = 0; i < t.rows.size(); ++i)
               table.rows.push_back(row("emptyKernel " + t.rows[i].at("params") + " ms", t.number(i, "event_median_ms"),
                                        launch_ms + cache.get(empty(t.rows[i])).time_ms, Tolerance::relative(0.25)));
@@ -191,7 +192,11 @@ RunRequest s5_request(const std::map<std::string, std::string>& r) {
   std::vector<std::string> params{"n=" + r.at("n"), "block=" + r.at("block")};
   if (!r.at("offset").empty()) params.push_back("offset=" + r.at("offset"));
   if (r.at("kernel") == "readOffsetUnroll") params.push_back("unroll=4");
-  return request("fermi-m2070", r.at("kernel"), params);
+  RunRequest req = request("fermi-m2070", r.at("kernel"), params);
+  // "L1 off" in seeds/004 is the same kernel compiled with -Xptxas -dlcm=cg: global loads
+  // bypass L1 (S3.3). That is a property of the build, which the preset switch models.
+  if (r.at("l1") == "off") req.arch_overrides.push_back("l1.caches_global=false");
+  return req;
 }
 
 TableBuilder fermi_s5() {

@@ -29,19 +29,24 @@ class Scoreboard {
     return t;
   }
 
-  // True if the operand that holds the instruction back longest is written by a memory access.
-  bool blocked_by_memory(const traces::Instruction& in) const {
-    sim::Cycle worst = 0;
+  // ready_cycle, and whether the operand that holds the instruction back longest is written by
+  // a memory access (for the stall breakdown).
+  struct Readiness {
+    sim::Cycle ready = 0;
     bool memory = false;
-    auto consider = [&](traces::Reg r) {
-      if (r >= kRegisters || at(r) < worst) return;
-      worst = at(r);
-      memory = from_memory_[r];
+  };
+  Readiness readiness(const traces::Instruction& in) const {
+    Readiness r;
+    auto consider = [&](traces::Reg reg) {
+      if (reg >= kRegisters || ready_[reg] <= r.ready) return;
+      r.ready = ready_[reg];
+      r.memory = from_memory_[reg];
     };
     for (int i = 0; i < in.src_count; ++i) consider(in.src[i]);
     for (int i = 0; i < in.dst_count; ++i) consider(in.dst[i]);
-    return memory;
+    return r;
   }
+  bool blocked_by_memory(const traces::Instruction& in) const { return readiness(in).memory; }
 
   // Records the destinations of an issued instruction. A load of 8 or 16 bytes per lane writes
   // 2 or 4 consecutive registers, although traces name only the first.

@@ -4,6 +4,8 @@
 #include <limits>
 #include <sstream>
 
+#include "sim/errors.hpp"
+
 namespace warpsim::models {
 namespace {
 constexpr sim::Cycle kNever = std::numeric_limits<sim::Cycle>::max();
@@ -18,18 +20,23 @@ Sm::Sm(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch, std::uint3
       memory_(memory),
       listener_(listener),
       buffer_depth_(arch.dispatch_per_scheduler > 1 ? 2 : 1),
-      warps_(arch.max_warps_per_sm),
-      owned_(arch.schedulers),
+      per_scheduler_((arch.max_warps_per_sm + arch.schedulers - 1) / arch.schedulers),
+      warps_(std::size_t(per_scheduler_) * arch.schedulers),
+      sched_(arch.schedulers),
+      ready_at_(warps_.size(), kNever),
+      head_unit_(warps_.size(), traces::Unit::Int),
+      age_(warps_.size()),
+      recheck_at_(arch.schedulers, kNever),
       rotation_(arch.schedulers, 0),
       greedy_(arch.schedulers, 0),
       blocks_(arch.max_blocks_per_sm),
       state_(arch.schedulers, SchedulerState::Idle),
       state_since_(arch.schedulers, 0) {
-  // S1.4: warp slot w belongs to scheduler w % schedulers.
-  for (std::uint32_t slot = 0; slot < warps_.size(); ++slot) {
+  if (per_scheduler_ > 64)
+    throw sim::InputError(arch.config.setting("sm.max_warps").origin,
+                          "at most 64 warps per scheduler are supported (sm.max_warps / sm.schedulers)");
+  for (std::uint32_t slot = 0; slot < warps_.size(); ++slot)
     warps_[slot].scheduler = static_cast<std::uint16_t>(slot % arch.schedulers);
-    owned_[slot % arch.schedulers].push_back(slot);
-  }
   // S2.5: unit limits are SM-wide (Kepler) or per sub-partition (Hopper: each owns a quarter).
   const std::uint32_t groups = arch.units_per_scheduler ? arch.schedulers : 1;
   pools_.resize(std::size_t(groups) * kUnits);
@@ -93,14 +100,15 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
   used_shared_ += f.shared_bytes;
 
   const sim::Cycle now = now_cycle();
+  std::uint64_t launched = 0;
   for (auto& stream : streams) {
     // Spread the block's warps over the schedulers, as consecutive warp ids are (S1.4).
     std::uint32_t slot = std::numeric_limits<std::uint32_t>::max();
     for (std::uint32_t tries = 0; tries < arch_.schedulers && slot == std::numeric_limits<std::uint32_t>::max(); ++tries) {
-      const auto& mine = owned_[(next_scheduler_ + tries) % arch_.schedulers];
-      for (std::uint32_t candidate : mine)
-        if (!warps_[candidate].active) {
-          slot = candidate;
+      const std::uint32_t s = (next_scheduler_ + tries) % arch_.schedulers;
+      for (std::uint32_t i = 0; i < per_scheduler_; ++i)
+        if (!warps_[slot_of(s, i)].active) {
+          slot = slot_of(s, i);
           break;
         }
     }
@@ -111,14 +119,23 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
     w.count = 0;
     w.stream_done = false;
     w.scoreboard.reset();
-    w.ready_at = start;
+    // Warps of a block start one after another (dispatch.csv: a 32-warp block costs ~600 cycles).
+    w.ready_at = start + std::uint64_t(arch_.warp_launch_interval_cycles) * launched++;
     w.block_slot = b;
     w.kernel_slot = kernel_slot;
     w.age = warps_launched_++;
     w.active = true;
     w.at_barrier = false;
     change_resident_warps(+1, now);
-    if (!w.fill(buffer_depth_)) retire_warp(slot, now);  // a warp a trace recorded with no instructions
+    masks(slot).active |= bit(slot);
+    masks(slot).at_barrier &= ~bit(slot);
+    age_[flat(slot)] = w.age;
+    set_head(slot, w.ready_at, false, false);
+    recheck(slot, std::max(now, w.ready_at));
+    if (!w.fill(buffer_depth_))
+      retire_warp(slot, now);  // a warp a trace recorded with no instructions
+    else
+      head_unit_[flat(slot)] = w.front().unit;
   }
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s)
     if (state_[s] == SchedulerState::Idle) set_state(s, SchedulerState::NoEligible, now);
@@ -129,6 +146,7 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
 void Sm::retire_warp(std::uint32_t slot, sim::Cycle now) {
   Warp& w = warps_[slot];
   w.active = false;
+  masks(slot).active &= ~bit(slot);
   w.stream.reset();
   change_resident_warps(-1, now);
   Block& block = blocks_[w.block_slot];
@@ -146,11 +164,16 @@ void Sm::release_barrier_if_complete(Block& block, sim::Cycle now) {
   if (block.warps_at_barrier == 0 || block.warps_at_barrier < block.warps_total - block.warps_finished) return;
   block.warps_at_barrier = 0;
   const std::uint32_t b = static_cast<std::uint32_t>(&block - blocks_.data());
-  for (Warp& w : warps_)
+  for (std::uint32_t slot = 0; slot < warps_.size(); ++slot) {
+    Warp& w = warps_[slot];
     if (w.active && w.block_slot == b && w.at_barrier) {
       w.at_barrier = false;
       w.ready_at = std::max(w.ready_at, now + 1);
+      masks(slot).at_barrier &= ~bit(slot);
+      set_head(slot, w.ready_at, w.scoreboard.ready_cycle(w.front()) > now + 1, false);
+      recheck(slot, now + 1);
     }
+  }
 }
 
 void Sm::issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
@@ -170,6 +193,8 @@ void Sm::issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
   }
   if (in.control == traces::Control::Barrier) {
     w.at_barrier = true;
+    const std::uint32_t slot = static_cast<std::uint32_t>(&w - warps_.data());
+    masks(slot).at_barrier |= bit(slot);
     w.pop();
     arrive_at_barrier(blocks_[w.block_slot], now);
     return;
@@ -185,7 +210,10 @@ void Sm::advance(Warp& w, std::uint32_t slot, sim::Cycle now) {
       retire_queue_.push_back(static_cast<std::uint32_t>(&block - blocks_.data()));
     return;
   }
-  w.ready_at = std::max(now + 1, w.scoreboard.ready_cycle(w.front()));
+  const Scoreboard::Readiness r = w.scoreboard.readiness(w.front());
+  w.ready_at = std::max(now + 1, r.ready);
+  set_head(slot, w.ready_at, r.ready > now + 1, r.memory);
+  head_unit_[flat(slot)] = w.front().unit;
 }
 
 bool Sm::try_dual_issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
@@ -200,42 +228,91 @@ bool Sm::try_dual_issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
   return true;
 }
 
+void Sm::set_head(std::uint32_t slot, sim::Cycle ready, bool operands_pending, bool waits_on_memory) {
+  ready_at_[flat(slot)] = ready;
+  SchedulerWarps& m = masks(slot);
+  const std::uint64_t b = bit(slot);
+  m.operands_pending = operands_pending ? m.operands_pending | b : m.operands_pending & ~b;
+  m.waits_on_memory = waits_on_memory ? m.waits_on_memory | b : m.waits_on_memory & ~b;
+}
+
+Sm::Closest Sm::closest(std::uint32_t s, std::uint64_t candidates) const {
+  const sim::Cycle* ready = &ready_at_[std::size_t(s) * per_scheduler_];
+  Closest c{per_scheduler_, kNever};
+  for (; candidates != 0; candidates &= candidates - 1) {
+    const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctzll(candidates));
+    if (ready[i] < c.ready) c = {i, ready[i]};
+  }
+  return c;
+}
+
+SchedulerState Sm::stall_reason(std::uint32_t s, const Closest& c) const {
+  const SchedulerWarps& m = sched_[s];
+  if (m.active == 0) return SchedulerState::Idle;
+  if ((m.active & ~m.at_barrier) == 0) return SchedulerState::Barrier;
+  const std::uint64_t b = std::uint64_t{1} << c.index;
+  // Held back by its launch or a barrier release, not an operand: nothing to blame.
+  if (c.index == per_scheduler_ || !(m.operands_pending & b)) return SchedulerState::NoEligible;
+  return (m.waits_on_memory & b) ? SchedulerState::MemoryDependency : SchedulerState::AluDependency;
+}
+
 bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
-  const auto& mine = owned_[s];
-  const std::uint32_t n = static_cast<std::uint32_t>(mine.size());
-  bool saw_unit_busy = false;
+  const std::uint32_t n = per_scheduler_;
+  const SchedulerWarps& m = sched_[s];
+  const sim::Cycle* const ready = &ready_at_[std::size_t(s) * n];
+  const traces::Unit* const unit = &head_unit_[std::size_t(s) * n];
+  UnitPool* const units = pools_of(s);
+
+  // S2.1: a warp may issue when its operands are ready, it is not waiting at a barrier, and the
+  // unit its instruction needs has room this cycle.
+  std::uint64_t ready_now = 0;
+  for (std::uint32_t i = 0; i < n; ++i) ready_now |= std::uint64_t(ready[i] <= now) << i;
+  const std::uint64_t runnable = m.active & ~m.at_barrier;
+  std::uint64_t eligible = runnable & ready_now;
+
   std::uint32_t chosen = n;
-
-  auto eligible = [&](const Warp& w) {
-    if (!w.active || w.at_barrier || w.ready_at > now || w.count == 0) return false;
-    if (!pool(s, w.front().unit).can_issue(now)) {
-      saw_unit_busy = true;
-      return false;
-    }
-    return true;
-  };
-
+  bool unit_busy = false;
   if (arch_.scheduler_policy == SchedulerPolicy::GreedyThenOldest) {
     // Keep issuing from the last warp while it can; otherwise the oldest that can.
-    if (eligible(warps_[mine[greedy_[s]]])) chosen = greedy_[s];
-    for (std::uint32_t i = 0; i < n && chosen != greedy_[s]; ++i)
-      if (eligible(warps_[mine[i]]) && (chosen == n || warps_[mine[i]].age < warps_[mine[chosen]].age)) chosen = i;
+    const std::uint32_t g = greedy_[s];
+    if ((eligible >> g & 1) && units[static_cast<int>(unit[g])].can_issue(now)) {
+      chosen = g;
+    } else {
+      const std::uint64_t* age = &age_[std::size_t(s) * n];
+      for (std::uint64_t c = eligible; c != 0; c &= c - 1) {
+        const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctzll(c));
+        if (!units[static_cast<int>(unit[i])].can_issue(now)) {
+          unit_busy = true;
+          continue;
+        }
+        if (chosen == n || age[i] < age[chosen]) chosen = i;
+      }
+    }
   } else {
-    // S2.6: fair rotation — start after the warp that issued last.
-    for (std::uint32_t k = 0; k < n; ++k) {
-      std::uint32_t i = (rotation_[s] + k) % n;
-      if (eligible(warps_[mine[i]])) {
+    // S2.6: fair rotation — the first eligible warp after the one that issued last.
+    const std::uint32_t start = rotation_[s];
+    std::uint64_t c = eligible;
+    while (c != 0) {
+      const std::uint64_t after = c >> start << start;  // candidates at or after the rotation point
+      const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctzll(after != 0 ? after : c));
+      if (units[static_cast<int>(unit[i])].can_issue(now)) {
         chosen = i;
         break;
       }
+      unit_busy = true;
+      c &= ~(std::uint64_t{1} << i);
     }
   }
+
   if (chosen == n) {
-    set_state(s, stalled_state(s, now, saw_unit_busy), now);
+    const Closest c = closest(s, runnable & ~ready_now);
+    recheck_at_[s] = unit_busy ? now + 1 : c.ready;
+    set_state(s, unit_busy ? SchedulerState::UnitBusy : stall_reason(s, c), now);
     return false;
   }
 
-  const std::uint32_t slot = mine[chosen];
+  const bool another_eligible = (eligible & ~(std::uint64_t{1} << chosen)) != 0;
+  const std::uint32_t slot = slot_of(s, chosen);
   Warp& w = warps_[slot];
   const bool first_is_fp64 = w.front().unit == traces::Unit::Fp64;
   const bool first_is_control = w.front().control != traces::Control::None;
@@ -248,37 +325,19 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     ++counters_.dual_issues;
   }
   advance(w, slot, now);
-  rotation_[s] = (chosen + 1) % n;
+  rotation_[s] = chosen + 1 == n ? 0 : chosen + 1;
   greedy_[s] = chosen;
   set_state(s, SchedulerState::Issued, now);
-  return true;
-}
-
-SchedulerState Sm::stalled_state(std::uint32_t s, sim::Cycle now, bool saw_unit_busy) const {
-  if (saw_unit_busy) return SchedulerState::UnitBusy;
-  const Warp* closest = nullptr;
-  bool any = false, all_at_barrier = true;
-  for (std::uint32_t slot : owned_[s]) {
-    const Warp& w = warps_[slot];
-    if (!w.active) continue;
-    any = true;
-    if (w.at_barrier) continue;
-    all_at_barrier = false;
-    if (w.count > 0 && (!closest || w.ready_at < closest->ready_at)) closest = &w;
+  // Next look: now + 1 if another warp could go; otherwise when the closest warp (this one
+  // included) can, and the cycles until then are stalls whose reason is known now.
+  if (another_eligible || unit_busy || arch_.scheduler_policy == SchedulerPolicy::GreedyThenOldest) {
+    recheck_at_[s] = now + 1;
+  } else {
+    const Closest c = closest(s, m.active & ~m.at_barrier);
+    recheck_at_[s] = c.ready;
+    if (c.ready > now + 1) set_state(s, stall_reason(s, c), now + 1);
   }
-  if (!any) return SchedulerState::Idle;
-  if (all_at_barrier) return SchedulerState::Barrier;
-  if (!closest) return SchedulerState::NoEligible;
-  if (closest->scoreboard.ready_cycle(closest->front()) <= now) return SchedulerState::NoEligible;
-  return closest->scoreboard.blocked_by_memory(closest->front()) ? SchedulerState::MemoryDependency
-                                                                 : SchedulerState::AluDependency;
-}
-
-sim::Cycle Sm::next_wake(sim::Cycle now) {
-  sim::Cycle next = kNever;
-  for (const Warp& w : warps_)
-    if (w.active && !w.at_barrier && w.count > 0) next = std::min(next, std::max(w.ready_at, now + 1));
-  return next;
+  return true;
 }
 
 bool Sm::tick(sim::Cycle now) {
@@ -298,12 +357,13 @@ bool Sm::tick(sim::Cycle now) {
   // The schedulers compete for SM-wide units (S2.5); which one asks first rotates every cycle,
   // or the last one would starve whenever the others can fill the units on their own.
   bool issued = false;
-  for (std::uint32_t k = 0; k < arch_.schedulers; ++k) issued |= issue_from((now + k) % arch_.schedulers, now);
-  if (!retire_queue_.empty()) return true;  // retire next cycle
-  if (issued) return true;
-  sim::Cycle next = next_wake(now);
-  for (std::uint32_t s = 0; s < arch_.schedulers && next > now + 1; ++s)
-    if (state_[s] == SchedulerState::UnitBusy) next = now + 1;
+  for (std::uint32_t k = 0; k < arch_.schedulers; ++k) {
+    const std::uint32_t s = (now + k) % arch_.schedulers;
+    if (recheck_at_[s] <= now) issued |= issue_from(s, now);
+  }
+  if (issued || !retire_queue_.empty()) return true;
+  // Nothing issued anywhere: sleep until a scheduler could find something.
+  const sim::Cycle next = *std::min_element(recheck_at_.begin(), recheck_at_.end());
   if (next != kNever) wake_at(next);
   return false;
 }

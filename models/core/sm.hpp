@@ -60,6 +60,20 @@ class Sm final : public sim::ClockedComponent {
   bool tick(sim::Cycle now) override;
 
  private:
+  // What a scheduler looks at every cycle, as bit masks over its warps (bit i = warp index i)
+  // and contiguous arrays, kept apart from the large Warp objects: finding an issuable warp is
+  // a branch-free pass over 16 ready cycles and a few word operations (S2.1, S2.6).
+  struct SchedulerWarps {
+    std::uint64_t active = 0;
+    std::uint64_t at_barrier = 0;
+    std::uint64_t operands_pending = 0;  // ready_at comes from an operand, not launch or a barrier
+    std::uint64_t waits_on_memory = 0;   // ... and that operand comes from a load
+  };
+  struct Closest {
+    std::uint32_t index;
+    sim::Cycle ready;
+  };
+
   struct Block {
     bool active = false;
     std::uint32_t kernel_slot = 0;
@@ -69,17 +83,31 @@ class Sm final : public sim::ClockedComponent {
   };
 
   bool issue_from(std::uint32_t scheduler, sim::Cycle now);
+  // The waiting warp (in `candidates`) whose operands land first.
+  Closest closest(std::uint32_t scheduler, std::uint64_t candidates) const;
+  SchedulerState stall_reason(std::uint32_t scheduler, const Closest& c) const;
+  void recheck(std::uint32_t slot, sim::Cycle at) {
+    sim::Cycle& r = recheck_at_[slot % arch_.schedulers];
+    r = std::min(r, at);
+  }
+  std::uint32_t slot_of(std::uint32_t scheduler, std::uint32_t index) const { return index * arch_.schedulers + scheduler; }
+  std::size_t flat(std::uint32_t slot) const {
+    return std::size_t(slot % arch_.schedulers) * per_scheduler_ + slot / arch_.schedulers;
+  }
+  std::uint64_t bit(std::uint32_t slot) const { return std::uint64_t{1} << (slot / arch_.schedulers); }
+  SchedulerWarps& masks(std::uint32_t slot) { return sched_[slot % arch_.schedulers]; }
+  // Head instruction changed or became ready at `ready`: refresh what the scheduler scans.
+  void set_head(std::uint32_t slot, sim::Cycle ready, bool operands_pending, bool waits_on_memory);
   bool try_dual_issue(Warp& warp, std::uint32_t scheduler, sim::Cycle now);
   void issue(Warp& warp, std::uint32_t scheduler, sim::Cycle now);
   void advance(Warp& warp, std::uint32_t slot, sim::Cycle now);
   void arrive_at_barrier(Block& block, sim::Cycle now);
   void release_barrier_if_complete(Block& block, sim::Cycle now);
   void retire_warp(std::uint32_t slot, sim::Cycle now);
-  SchedulerState stalled_state(std::uint32_t scheduler, sim::Cycle now, bool saw_unit_busy) const;
   void set_state(std::uint32_t scheduler, SchedulerState state, sim::Cycle now);
   void change_resident_warps(int delta, sim::Cycle now);
   UnitPool& pool(std::uint32_t scheduler, traces::Unit unit);
-  sim::Cycle next_wake(sim::Cycle now);
+  UnitPool* pools_of(std::uint32_t scheduler) { return &pools_[(arch_.units_per_scheduler ? scheduler : 0) * traces::kUnitCount]; }
 
   const Arch& arch_;
   const std::uint32_t id_;
@@ -87,8 +115,16 @@ class Sm final : public sim::ClockedComponent {
   BlockRetireListener& listener_;
   const int buffer_depth_;  // 2 when the preset can dual-issue, else 1
 
-  std::vector<Warp> warps_;                           // slot -> warp
-  std::vector<std::vector<std::uint32_t>> owned_;     // scheduler -> its warp slots
+  const std::uint32_t per_scheduler_;                 // warp slots per scheduler
+  std::vector<Warp> warps_;                           // slot -> warp; slot % schedulers is its scheduler (S1.4)
+  std::vector<SchedulerWarps> sched_;                 // scheduler -> masks
+  std::vector<sim::Cycle> ready_at_;                  // [scheduler][index], slot = index * schedulers + scheduler
+  std::vector<traces::Unit> head_unit_;               // same layout: unit of the head instruction
+  std::vector<std::uint64_t> age_;                    // same layout: dispatch order, for gto
+  // scheduler -> first cycle its scan could find something new: after it issues, the next cycle;
+  // after it stalls, when its closest warp's operands land. Until then its state stands and the
+  // scan is skipped; launches and barrier releases pull it earlier.
+  std::vector<sim::Cycle> recheck_at_;
   std::vector<std::uint32_t> rotation_;               // scheduler -> next position to look at (S2.6)
   std::vector<std::uint32_t> greedy_;                 // scheduler -> last warp issued (gto)
   std::vector<Block> blocks_;

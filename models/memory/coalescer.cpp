@@ -43,7 +43,33 @@ std::uint32_t SectorSet::distinct_blocks(std::uint32_t block_bytes) const {
   return blocks;
 }
 
+namespace {
+// The common coalesced case: one contiguous run of active lanes, lane k at base + k * width.
+// The bytes used are then one range, and the sectors follow without sorting.
+bool gather_linear(const traces::Instruction& inst, std::uint32_t width, SectorSet& out) {
+  const std::uint32_t mask = inst.active_mask;
+  if (mask == 0) return false;
+  const int first = __builtin_ctz(mask);
+  const std::uint32_t run = mask >> first;
+  if ((run & (run + 1)) != 0) return false;  // holes in the mask
+  const int lanes = __builtin_popcount(mask);
+  const std::uint64_t base = inst.addr[static_cast<std::size_t>(first)];
+  for (int k = 1; k < lanes; ++k)
+    if (inst.addr[static_cast<std::size_t>(first + k)] != base + std::uint64_t(k) * width) return false;
+  const std::uint64_t lo = base, hi = base + std::uint64_t(lanes) * width;  // [lo, hi)
+  out.count = 0;
+  for (std::uint64_t sector = lo & ~std::uint64_t{kSectorBytes - 1}; sector < hi; sector += kSectorBytes) {
+    const std::uint64_t from = std::max(lo, sector), to = std::min(hi, sector + kSectorBytes);
+    out.address[out.count] = sector;
+    out.used[out.count] = byte_mask(static_cast<std::uint32_t>(from - sector), static_cast<std::uint32_t>(to - from));
+    ++out.count;
+  }
+  return true;
+}
+}  // namespace
+
 void gather_sectors(const traces::Instruction& inst, SectorSet& out) {
+  if (gather_linear(inst, inst.width == 0 ? 4 : inst.width, out)) return;
   struct Piece {
     std::uint64_t sector;
     std::uint32_t mask;

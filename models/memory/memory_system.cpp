@@ -316,9 +316,20 @@ class GpuMemorySystem final : public MemorySystem {
     return finish(now + arch_.shared_latency + (passes - 1), passes);
   }
 
+  static bool uniform_address(const Instruction& inst) {
+    std::uint32_t mask = inst.active_mask;
+    if (mask == 0) return false;
+    const std::uint64_t first = inst.addr[static_cast<std::size_t>(__builtin_ctz(mask))];
+    for (; mask != 0; mask &= mask - 1)
+      if (inst.addr[static_cast<std::size_t>(__builtin_ctz(mask))] != first) return false;
+    return true;
+  }
+
   // The constant cache broadcasts one address per pass; distinct addresses serialise. Constants
   // are assumed resident (kernels read a few parameters), at the L1's hit latency.
   MemoryAccessResult constant(const Instruction& inst, sim::Cycle now) {
+    // Nearly every constant load is uniform (a kernel parameter): one pass, one address.
+    if (uniform_address(inst)) return finish(now + arch_.l1_hit_latency, 1);
     std::uint64_t seen[traces::kWarpSize];
     std::uint32_t distinct = 0;
     std::uint32_t mask = inst.active_mask;

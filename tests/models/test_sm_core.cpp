@@ -24,7 +24,7 @@ struct Outcome {
 
 Outcome run_on(const char* preset, std::uint32_t blocks, std::uint32_t threads, ProgramKernel::Program program,
                std::vector<std::string> extra = {}) {
-  std::vector<std::string> overrides = {"gpu.sms=1", "dispatch.block_start_latency_cycles=0",
+  std::vector<std::string> overrides = {"gpu.sms=1", "dispatch.block_start_latency_cycles=0", "dispatch.warp_launch_interval_cycles=0",
                                         "dispatch.block_interval_cycles=1"};
   overrides.insert(overrides.end(), extra.begin(), extra.end());
   models::Arch arch = models::load_arch(preset, overrides);
@@ -198,7 +198,7 @@ TEST_CASE("an idle GPU costs no events: a long memory wait is one sleep", "[mode
   ProgramKernel::Program program = [](std::uint64_t, std::uint32_t) {
     return std::vector<Instruction>{load(1, traces::kNoReg), op(Unit::Fp32, 2, {1}), exit_op()};
   };
-  models::Arch arch = models::load_arch("kepler-k20x", {"gpu.sms=1", "dispatch.block_start_latency_cycles=0"});
+  models::Arch arch = models::load_arch("kepler-k20x", {"gpu.sms=1", "dispatch.block_start_latency_cycles=0", "dispatch.warp_launch_interval_cycles=0"});
   FixedLatencyMemory memory(1'000'000);
   sim::StatsRegistry stats;
   models::Gpu gpu(arch, memory, stats);
@@ -213,7 +213,7 @@ TEST_CASE("greedy-then-oldest runs one warp ahead; fair rotation interleaves (S2
   // so its load issues at 100 and warp 1's about 100 cycles later.
   auto load_cycles = [](const char* policy) {
     models::Arch arch = models::load_arch(
-        "kepler-k20x", {"gpu.sms=1", "dispatch.block_start_latency_cycles=0", "sm.schedulers=1",
+        "kepler-k20x", {"gpu.sms=1", "dispatch.block_start_latency_cycles=0", "dispatch.warp_launch_interval_cycles=0", "sm.schedulers=1",
                         "sm.max_warps_per_scheduler=64", "sm.dispatch_per_scheduler=1",
                         std::string("sm.scheduler_policy=") + policy});
     struct Recording : FixedLatencyMemory {
