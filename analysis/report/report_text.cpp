@@ -42,9 +42,19 @@ std::string metric_text(const std::string& name, double v) {
   return significant(v);
 }
 
-// Column headings with units: % metrics say so, bytes are formatted with their unit.
+// Short column headings so the table fits a terminal; the legend under the table gives each
+// one's result column, so nothing has to be guessed.
+struct Heading {
+  const char* metric;
+  const char* heading;
+};
+constexpr Heading kHeadings[] = {{"achieved_occupancy", "occupancy"}, {"gld_efficiency", "gld_eff%"},
+                                 {"gst_efficiency", "gst_eff%"},      {"l2_hit_rate", "l2_hit%"},
+                                 {"dram_read_bytes", "dram_read"},    {"dram_write_bytes", "dram_write"}};
+
 std::string metric_heading(const std::string& name) {
-  if (name.find("efficiency") != std::string::npos || name.find("rate") != std::string::npos) return name + " %";
+  for (const auto& h : kHeadings)
+    if (name == h.metric) return h.heading;
   return name;
 }
 
@@ -118,6 +128,8 @@ void print_report_text(std::ostream& out, const SweepReport& r) {
   if (!r.shard.empty()) out << "  (shard " << r.shard << " of a " << r.total_points << "-point sweep)";
   out << '\n';
   for (const auto& g : r.groups) print_group(out, g);
+  out << "\ncolumns: occupancy = achieved_occupancy (0-1); gld_eff%, gst_eff% = gld_efficiency, gst_efficiency;\n"
+         "  l2_hit% = l2_hit_rate; dram_read, dram_write = dram_read_bytes, dram_write_bytes. Times in ms.\n";
 }
 
 }  // namespace warpsim::analysis
