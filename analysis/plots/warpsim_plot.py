@@ -21,7 +21,22 @@ import os
 import re
 import sys
 
-import matplotlib
+
+
+def _import_or_reexec():
+    """h5py, matplotlib and numpy come from Debian (python3-h5py, python3-matplotlib); a python3
+    earlier on PATH (pyenv, a venv) may lack them, so the script re-runs itself under Debian's."""
+    try:
+        import h5py, matplotlib, numpy  # noqa: F401
+    except ImportError as e:
+        system = "/usr/bin/python3"
+        if __name__ == "__main__" and os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system):
+            os.execv(system, [system] + sys.argv)
+        sys.exit(f"warpsim_plot: {e} (install python3-h5py python3-matplotlib python3-numpy)")
+
+
+_import_or_reexec()
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import h5py  # noqa: E402

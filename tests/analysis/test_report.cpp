@@ -176,6 +176,19 @@ TEST_CASE("report of a real smoke.ini sweep: best, worst and sensitivity match t
     CHECK(text.exit_code == 0);
     CHECK(text.out.find("shard 1/2 of a 12-point sweep") != std::string::npos);
   }
+  SECTION("merged shards report the same best, worst and spreads as the whole sweep") {
+    const std::string smoke = std::string(WARPSIM_SOURCE_DIR) + "/sweeps/specs/smoke.ini";
+    for (const char* s : {"0/2", "1/2"})
+      REQUIRE(test::run_warpsim("sweep " + smoke + " -o " + (dir / ("s" + std::string(1, s[0]) + ".h5")).string() +
+                                " --shard " + s + " --progress none")
+                  .exit_code == 0);
+    REQUIRE(test::run_warpsim("sweep merge " + (dir / "merged.h5").string() + " " + (dir / "s1.h5").string() + " " +
+                              (dir / "s0.h5").string())
+                .exit_code == 0);
+    auto rm = analysis::build_report(analysis::read_result_table(dir / "merged.h5"));
+    REQUIRE(rm.groups.size() == 1);
+    check_group(rm.groups[0], e);
+  }
   fs::remove_all(dir);
 }
 
