@@ -1,0 +1,118 @@
+#include "analysis/report/result_table.hpp"
+
+#include <hdf5.h>
+
+#include <stdexcept>
+
+#include "sim/errors.hpp"
+#include "sweeps/h5_util.hpp"
+#include "sweeps/points.hpp"
+#include "sweeps/result_file.hpp"
+
+namespace warpsim::analysis {
+namespace fs = std::filesystem;
+namespace h5 = sweeps::h5;
+
+const Column& ResultTable::column(const std::string& name) const {
+  auto it = columns.find(name);
+  if (it == columns.end()) throw sim::InputError(file, "not a complete warpsim sweep result (no column /" + name + ")");
+  return it->second;
+}
+
+const std::vector<std::string>& key_metric_names() {
+  static const std::vector<std::string> names = {"ipc",           "achieved_occupancy", "gld_efficiency",
+                                                 "gst_efficiency", "l2_hit_rate",       "dram_read_bytes",
+                                                 "dram_write_bytes"};
+  return names;
+}
+
+std::string column_name_of_setting(const std::string& setting) {
+  return setting == "grid" ? "param." + setting : setting;
+}
+
+namespace {
+
+// A 1-D dataset in the type it is stored as: integers as int64, floats as double, else strings.
+Column read_column(hid_t file, const std::string& name) {
+  h5::Handle d(H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose, "open dataset " + name);
+  h5::Handle type(H5Dget_type(d), H5Tclose, "get the type of " + name);
+  switch (H5Tget_class(type)) {
+    case H5T_INTEGER: return Column(h5::read_int64(file, name));
+    case H5T_FLOAT: return Column(h5::read_double(file, name));
+    case H5T_STRING: return Column(h5::read_strings(file, name));
+    default: throw sim::InputError("", "column /" + name + " has a type a sweep never writes");
+  }
+}
+
+std::int64_t int64_attribute(hid_t object, const std::string& name) {
+  h5::Handle attr(H5Aopen(object, name.c_str(), H5P_DEFAULT), H5Aclose, "open attribute " + name);
+  std::int64_t v = 0;
+  h5::check(H5Aread(attr, H5T_NATIVE_INT64, &v), "read attribute " + name);
+  return v;
+}
+
+std::string optional_string_attribute(hid_t object, const std::string& name) {
+  return H5Aexists(object, name.c_str()) > 0 ? h5::string_attribute(object, name) : std::string();
+}
+
+ResultTable read_checked(const fs::path& path) {
+  const std::string where = path.string();
+  h5::Handle file = h5::open_file_readonly(where);
+  if (H5Aexists(file, "schema") <= 0)
+    throw sim::InputError(where, std::string("an HDF5 file but not a warpsim sweep result (no root attribute schema = ") +
+                                     sweeps::kResultSchema + ")");
+  std::string schema = h5::string_attribute(file, "schema");
+  if (schema != sweeps::kResultSchema)
+    throw sim::InputError(where, "schema is '" + schema + "', this warpsim reads " + sweeps::kResultSchema);
+
+  ResultTable t;
+  t.file = where;
+  t.warpsim_version = optional_string_attribute(file, "warpsim_version");
+  t.git_commit = optional_string_attribute(file, "git_commit");
+  t.created_utc = optional_string_attribute(file, "created_utc");
+  t.description = optional_string_attribute(file, "description");
+  t.shard = optional_string_attribute(file, "shard");
+  if (!h5::exists(file, "config")) throw sim::InputError(where, "not a complete warpsim sweep result (no /config)");
+  t.spec = sweeps::parse_spec_text(h5::read_strings(file, "config").at(0), where + ":/config");
+  t.total_points = H5Aexists(file, "total_points") > 0 ? int64_attribute(file, "total_points")
+                                                        : static_cast<std::int64_t>(t.spec.point_count());
+
+  std::vector<std::string> names = {"point", "study", "arch", "kernel", "cycles", "time_ms", "status", "message"};
+  for (const auto& m : key_metric_names()) names.push_back(m);
+  for (const auto& p : sweeps::swept_parameter_names(t.spec)) names.push_back(column_name_of_setting(p));
+  for (const auto& name : names) {
+    if (!h5::exists(file, name))
+      throw sim::InputError(where, "not a complete warpsim sweep result (no column /" + name + ")");
+    t.columns.emplace(name, read_column(file, name));
+  }
+  t.rows = t.columns.at("point").size();
+  for (const auto& [name, column] : t.columns)
+    if (column.size() != t.rows)
+      throw sim::InputError(where, "column /" + name + " has " + std::to_string(column.size()) + " rows, /point has " +
+                                       std::to_string(t.rows));
+  return t;
+}
+
+}  // namespace
+
+ResultTable read_result_table(const fs::path& path) {
+  const std::string where = path.string();
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw sim::InputError(where, "no such file");
+  if (fs::is_directory(path, ec)) throw sim::InputError(where, "is a directory, not a result file");
+  // Our messages replace HDF5's own error stack, which would only bury them on stderr.
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  if (H5Fis_hdf5(where.c_str()) <= 0) throw sim::InputError(where, "not an HDF5 file (expected a warpsim sweep result)");
+  try {
+    return read_checked(path);
+  } catch (const sim::InputError& e) {
+    const std::string what = e.what();
+    if (what.rfind(where, 0) == 0) throw;
+    throw sim::InputError(where, what);
+  } catch (const std::runtime_error& e) {
+    // The HDF5 helpers throw "HDF5: cannot ..." when the library fails: a truncated or damaged file.
+    throw sim::InputError(where, std::string("damaged or truncated HDF5 file (") + e.what() + ")");
+  }
+}
+
+}  // namespace warpsim::analysis
