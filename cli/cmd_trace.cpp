@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "cli/options.hpp"
+#include "models/arch.hpp"
+#include "traces/kernels/library.hpp"
 #include "sim/errors.hpp"
 #include "sim/json.hpp"
 #include "traces/open_workload.hpp"
@@ -78,12 +80,17 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 int cmd_trace(const Args& args) {
   const char* usage =
-      "trace info PATH [--json] | trace convert IN OUT.wtrace\n\n"
+      "trace info PATH [--json] | trace convert IN OUT.wtrace\n"
+      "       warpsim trace convert --kernel KERNEL [-p key=value]... [--arch ARCH] OUT.wtrace\n\n"
       "PATH and IN: a kernelslist.g (or its directory), a .traceg, a .traceg.xz or a .wtrace.\n"
-      "convert writes the whole workload (MemcpyHtoD steps and every launch) into one .wtrace.";
+      "convert writes the whole workload (MemcpyHtoD steps and every launch) into one .wtrace;\n"
+      "with --kernel it records a library kernel as ARCH's SASS would run it (default hopper-h100).";
   po::options_description options("trace options");
   options.add_options()("action", po::value<std::string>(), "info or convert")("path", po::value<std::string>(), "input trace")(
-      "out", po::value<std::string>(), "output .wtrace for convert")("json", po::bool_switch(), "print JSON (info)");
+      "out", po::value<std::string>(), "output .wtrace for convert")("json", po::bool_switch(), "print JSON (info)")(
+      "kernel", po::value<std::string>(), "convert: a library kernel instead of a trace")(
+      "param,p", po::value<std::vector<std::string>>()->composing(), "convert --kernel: kernel parameter key=value")(
+      "arch", po::value<std::string>()->default_value("hopper-h100"), "convert --kernel: whose SASS to record");
   po::positional_options_description positional;
   positional.add("action", 1).add("path", 1).add("out", 1);
   po::variables_map vm;
@@ -96,6 +103,19 @@ int cmd_trace(const Args& args) {
     else print_info_text(s);
     return kExitOk;
   }
+  if (action == "convert" && vm.count("kernel") && vm.count("path") && !vm.count("out")) {
+    std::string out = vm["path"].as<std::string>();
+    if (!ends_with(out, ".wtrace")) throw sim::InputError(out, "the output of trace convert must end in .wtrace");
+    std::vector<std::string> params;
+    if (vm.count("param")) params = vm["param"].as<std::vector<std::string>>();
+    const models::Arch arch = models::load_arch(vm["arch"].as<std::string>());
+    const std::string name = vm["kernel"].as<std::string>();
+    auto k = traces::kernels::make_kernel(name, params, traces::IsaTarget{arch.sm_version});
+    auto s = traces::wtrace::write_wtrace(*k.source, name, out);
+    std::cerr << "wrote " << out << ": " << name << ", " << s.blocks << " blocks, " << s.instructions << " instructions, "
+              << s.bytes << " bytes\n";
+    return kExitOk;
+  }
   if (action == "convert" && vm.count("path") && vm.count("out")) {
     std::string out = vm["out"].as<std::string>();
     if (!ends_with(out, ".wtrace")) throw sim::InputError(out, "the output of trace convert must end in .wtrace");
@@ -105,7 +125,7 @@ int cmd_trace(const Args& args) {
               << " instructions, " << s.bytes << " bytes\n";
     return kExitOk;
   }
-  std::cerr << "usage: warpsim trace info PATH [--json] | trace convert IN OUT.wtrace\n";
+  std::cerr << "usage: warpsim " << usage << '\n';
   return kExitInputError;
 }
 

@@ -14,7 +14,7 @@ const std::vector<std::string>& metric_names() {
       "l1_hit_rate", "l2_hit_rate", "dram_read_bytes", "dram_write_bytes",
       "shared_bank_conflicts", "replays",
       "stall_no_eligible", "stall_alu_dependency", "stall_memory_dependency", "stall_unit_busy",
-      "stall_barrier", "stall_idle",
+      "stall_barrier", "stall_idle", "lane_efficiency",
   };
   return names;
 }

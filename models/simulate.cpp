@@ -37,6 +37,8 @@ void fill_metrics(RunResult& out, const Arch& arch, const GpuTotals& t, const Me
   for (int s = 1; s < kSchedulerStateCount; ++s)
     out.metrics.emplace_back(std::string(state_metric(SchedulerState(s))),
                              ratio(double(t.state_cycles[s]), double(t.scheduler_cycles)));
+  // S1.3: the share of issued lane-slots that did work (dummy and predicated-off lanes did not).
+  put("lane_efficiency", 100.0 * ratio(double(t.active_lanes), 32.0 * double(t.warp_instructions)));
 }
 
 }  // namespace

@@ -57,6 +57,7 @@ GpuTotals Gpu::totals() {
     sm->finish(t.cycles);
     const SmCounters& c = sm->counters();
     t.warp_instructions += c.instructions;
+    t.active_lanes += c.active_lanes;
     t.issue_events += c.issue_events;
     t.dual_issues += c.dual_issues;
     t.warp_cycles += c.warp_cycles;

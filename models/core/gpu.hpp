@@ -18,7 +18,7 @@ namespace warpsim::models {
 
 struct GpuTotals {
   sim::Cycle cycles = 0;
-  std::uint64_t warp_instructions = 0, issue_events = 0, dual_issues = 0;
+  std::uint64_t warp_instructions = 0, active_lanes = 0, issue_events = 0, dual_issues = 0;
   std::uint64_t warp_cycles = 0, active_cycles = 0;
   std::uint64_t state_cycles[kSchedulerStateCount] = {};
   std::uint64_t scheduler_cycles = 0;  // all scheduler-cycles of the run

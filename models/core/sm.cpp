@@ -45,6 +45,7 @@ Sm::Sm(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch, std::uint3
 
   const std::string p = path() + ".";
   stats.add(p + "warp_instructions", counters_.instructions, "instructions", "warp instructions issued");
+  stats.add(p + "active_lanes", counters_.active_lanes, "lanes", "lanes active in issued warp instructions");
   stats.add(p + "dual_issues", counters_.dual_issues, "cycles", "scheduler-cycles that issued two instructions");
   stats.add(p + "issue_cycles", counters_.issue_events, "cycles", "scheduler-cycles that issued");
   stats.add(p + "active_cycles", counters_.active_cycles, "cycles", "cycles with a resident warp");
@@ -180,6 +181,7 @@ void Sm::issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
   const traces::Instruction& in = w.front();
   UnitPool& unit = pool(scheduler, in.unit);
   ++counters_.instructions;
+  counters_.active_lanes += static_cast<std::uint64_t>(__builtin_popcount(in.active_mask));
   if (in.is_memory()) {
     MemoryAccessResult r{now + 1, 1};
     if (in.active_mask != 0) r = memory_.access(id_, w.kernel_slot, in, now);

@@ -31,6 +31,7 @@ class BlockRetireListener {
 
 struct SmCounters {
   std::uint64_t instructions = 0;  // warp instructions issued
+  std::uint64_t active_lanes = 0;  // lanes that executed them (S1.3: dummy lanes never do)
   std::uint64_t issue_events = 0;  // scheduler-cycles that issued one or two instructions
   std::uint64_t dual_issues = 0;   // of those, the ones that issued two (S2.3)
   std::uint64_t state_cycles[kSchedulerStateCount] = {};

@@ -54,3 +54,46 @@ TEST_CASE("analyze prints the critical path; validate runs a table", "[cli][anal
   auto unknown = run_warpsim("validate --table nope");
   CHECK(unknown.exit_code == 2);
 }
+
+TEST_CASE("a converted .wtrace simulates exactly like its source: trace and library kernel", "[cli][wtrace]") {
+  const std::string dir = warpsim::test::temp_dir("convert-sim");
+  auto metrics_of = [](const std::string& json) {
+    // Everything but wall_s (host time) and the kernel label must match.
+    auto from = json.find("\"cycles\"");
+    auto to = json.find("\"wall_s\"");
+    return json.substr(from, to - from);
+  };
+  // An Accel-Sim trace (vectoradd, MemcpyHtoD steps included).
+  const std::string trace = warpsim::test::shared_path("traces/vectoradd-sm80-v5/kernelslist.g");
+  REQUIRE(run_warpsim("trace convert " + trace + " " + dir + "/vectoradd.wtrace").exit_code == 0);
+  auto source = run_warpsim("run --arch hopper-h100 --trace " + trace + " --json");
+  auto converted = run_warpsim("run --arch hopper-h100 --trace " + dir + "/vectoradd.wtrace --json");
+  REQUIRE(source.exit_code == 0);
+  REQUIRE(converted.exit_code == 0);
+  CHECK(metrics_of(converted.out) == metrics_of(source.out));
+
+  // A library kernel, recorded with Kepler's SASS and replayed on Kepler.
+  REQUIRE(run_warpsim("trace convert --kernel readOffset -p n=65536 -p offset=11 --arch kepler-k20x " + dir +
+                      "/ro.wtrace")
+              .exit_code == 0);
+  auto library = run_warpsim("run --arch kepler-k20x --kernel readOffset -p n=65536 -p offset=11 --json");
+  auto replay = run_warpsim("run --arch kepler-k20x --trace " + dir + "/ro.wtrace --json");
+  REQUIRE(replay.exit_code == 0);
+  CHECK(metrics_of(replay.out) == metrics_of(library.out));
+  CHECK(run_warpsim("trace convert --kernel readOffset " + dir + "/ro.txt").exit_code == 2);
+}
+
+TEST_CASE("every shared trace runs; warp instructions equal its instruction lines", "[cli][run][slow]") {
+  // ../shared/traces/README.md's instruction-line counts.
+  const std::pair<const char*, const char*> traces[] = {{"vectoradd-sm80-v5", "26601"},
+                                                        {"bfs-rodinia-sm80-v3", "159509"},
+                                                        {"btree-rodinia-sm90-v5", "43664"},
+                                                        {"ffma-sm90-v5", "1328"}};
+  for (const auto& [name, lines] : traces) {
+    INFO(name);
+    auto r = run_warpsim("run --arch hopper-h100 --trace " + warpsim::test::shared_path(std::string("traces/") + name) +
+                         "/kernelslist.g --json");
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find(std::string("\"warp_instructions\": ") + lines + ",") != std::string::npos);
+  }
+}

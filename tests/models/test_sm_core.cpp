@@ -5,6 +5,7 @@
 
 #include "models/arch.hpp"
 #include "models/core/gpu.hpp"
+#include "models/simulate.hpp"
 #include "tests/models/mock_workload.hpp"
 
 using namespace warpsim;
@@ -243,4 +244,23 @@ TEST_CASE("greedy-then-oldest runs one warp ahead; fair rotation interleaves (S2
   CHECK(lrr[1] - lrr[0] <= 2);
   CHECK(gto[0] == 100);
   CHECK(gto[1] >= 199);
+}
+
+TEST_CASE("an 80-thread block runs 3 warps with 16 dummy lanes: at most 83.3% lane efficiency (S1.3)", "[models][sm]") {
+  // The same kernel with 96-thread blocks runs the same instructions on full warps; the only
+  // difference is the 16 dummy lanes of each third warp, so the ratio is exactly 80/96.
+  auto lane_efficiency = [](std::uint32_t block) {
+    models::RunResult r = models::simulate(
+        {"kepler-k20x", {}, "readOffset", {"n=" + std::to_string(block * 64), "block=" + std::to_string(block)}, "", 1});
+    return r.metrics;
+  };
+  auto get = [](const std::vector<std::pair<std::string, double>>& m, const char* name) {
+    for (const auto& [k, v] : m)
+      if (k == name) return v;
+    return -1.0;
+  };
+  auto m80 = lane_efficiency(80), m96 = lane_efficiency(96);
+  CHECK(get(m80, "warp_instructions") == get(m96, "warp_instructions"));  // 3 warps per block either way
+  CHECK(get(m80, "lane_efficiency") <= 100.0 * 80 / 96 + 1e-9);
+  CHECK(get(m80, "lane_efficiency") / get(m96, "lane_efficiency") == Approx(80.0 / 96.0));
 }
