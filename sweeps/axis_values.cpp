@@ -53,8 +53,7 @@ std::string format_fixed(double v, int decimals) {
     while (s.back() == '0') s.pop_back();
     if (s.back() == '.') s.pop_back();
   }
-  if (s == "-0") s = "0";
-  return s;
+  return s == "-0" ? std::string("0") : s;
 }
 
 // Enough for any sweep that should run on one machine or one cluster allocation.
