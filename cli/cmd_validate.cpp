@@ -1,12 +1,26 @@
 // warpsim validate: the built-in validation tables, simulated against reference, row by row.
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "analysis/validation/validation.hpp"
 #include "cli/options.hpp"
 #include "sim/json.hpp"
 
 namespace warpsim::cli {
+namespace {
+// Relative tolerances compare percentages; absolute ones (efficiency points) the difference.
+std::string error_text(const analysis::ValidationRow& r) {
+  std::ostringstream out;
+  out << std::setprecision(3);
+  const double e = r.tolerance.error(r.reference, r.simulated);
+  if (r.tolerance.kind == analysis::Tolerance::Kind::Absolute)
+    out << (e >= 0 ? "+" : "") << e;
+  else
+    out << e * 100 << "%";
+  return out.str();
+}
+}  // namespace
 
 int cmd_validate(const Args& args) {
   const char* usage = "validate [--table NAME] [--quick] [--json]";
@@ -50,9 +64,8 @@ int cmd_validate(const Args& args) {
                 << "  result\n";
       for (const auto& r : t.rows) {
         std::cout << "  " << std::left << std::setw(64) << r.quantity.substr(0, 64) << std::right << std::setw(14)
-                  << std::setprecision(6) << r.reference << std::setw(14) << r.simulated << std::setw(9)
-                  << std::setprecision(3) << r.tolerance.error(r.reference, r.simulated) * 100 << "%" << std::setw(10)
-                  << r.tolerance.describe() << "  " << (r.pass ? "pass" : "FAIL") << '\n';
+                  << std::setprecision(6) << r.reference << std::setw(14) << r.simulated << std::setw(10) << error_text(r)
+                  << std::setw(10) << r.tolerance.describe() << "  " << (r.pass ? "pass" : "FAIL") << '\n';
       }
       std::cout << '\n';
     }
