@@ -16,7 +16,7 @@ std::uint32_t GigaThread::launch(std::unique_ptr<traces::KernelSource> source) {
   run->source = std::move(source);
   BlockResources resources{static_cast<std::uint32_t>(run->info.threads_per_block()),
                            run->info.registers_per_thread, run->info.shared_bytes_per_block};
-  run->occupancy = compute_occupancy(arch_, resources);  // throws if a block can never run
+  compute_occupancy(arch_, resources);  // throws InputError if a block can never run
   run->footprint = block_footprint(arch_, resources);
   run->total_blocks = run->info.grid.count();
   run->start = now_cycle();

@@ -19,7 +19,6 @@ struct KernelRun {
   std::unique_ptr<traces::KernelSource> source;
   traces::KernelInfo info;
   BlockFootprint footprint;
-  Occupancy occupancy;
   std::uint64_t total_blocks = 0, next_block = 0, retired_blocks = 0;
   sim::Cycle start = 0, end = 0, last_memory_ready = 0;
   bool done() const { return retired_blocks == total_blocks; }

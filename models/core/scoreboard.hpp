@@ -21,16 +21,8 @@ class Scoreboard {
   }
 
   // Earliest cycle the instruction's operands are ready: its sources (read after write) and its
-  // destinations (write after write: an in-order pipe must not reorder two writes).
-  sim::Cycle ready_cycle(const traces::Instruction& in) const {
-    sim::Cycle t = 0;
-    for (int i = 0; i < in.src_count; ++i) t = std::max(t, at(in.src[i]));
-    for (int i = 0; i < in.dst_count; ++i) t = std::max(t, at(in.dst[i]));
-    return t;
-  }
-
-  // ready_cycle, and whether the operand that holds the instruction back longest is written by
-  // a memory access (for the stall breakdown).
+  // destinations (write after write: an in-order pipe must not reorder two writes); and whether
+  // the operand that holds it back longest is written by a memory access (stall breakdown).
   struct Readiness {
     sim::Cycle ready = 0;
     bool memory = false;
@@ -46,6 +38,7 @@ class Scoreboard {
     for (int i = 0; i < in.dst_count; ++i) consider(in.dst[i]);
     return r;
   }
+  sim::Cycle ready_cycle(const traces::Instruction& in) const { return readiness(in).ready; }
   bool blocked_by_memory(const traces::Instruction& in) const { return readiness(in).memory; }
 
   // Records the destinations of an issued instruction. A load of 8 or 16 bytes per lane writes
@@ -63,8 +56,6 @@ class Scoreboard {
   }
 
  private:
-  sim::Cycle at(traces::Reg r) const { return r < kRegisters ? ready_[r] : 0; }
-
   std::array<sim::Cycle, kRegisters> ready_{};
   std::bitset<kRegisters> from_memory_;
 };

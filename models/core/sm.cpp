@@ -35,8 +35,6 @@ Sm::Sm(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch, std::uint3
   if (per_scheduler_ > 64)
     throw sim::InputError(arch.config.setting("sm.max_warps").origin,
                           "at most 64 warps per scheduler are supported (sm.max_warps / sm.schedulers)");
-  for (std::uint32_t slot = 0; slot < warps_.size(); ++slot)
-    warps_[slot].scheduler = static_cast<std::uint16_t>(slot % arch.schedulers);
   // S2.5: unit limits are SM-wide (Kepler) or per sub-partition (Hopper: each owns a quarter).
   const std::uint32_t groups = arch.units_per_scheduler ? arch.schedulers : 1;
   pools_.resize(std::size_t(groups) * kUnits);
@@ -54,11 +52,6 @@ Sm::Sm(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch, std::uint3
   for (int s = 1; s < kSchedulerStateCount; ++s)
     stats.add(p + std::string(state_metric(SchedulerState(s))), counters_.state_cycles[s], "cycles",
               "scheduler-cycles without issue, by reason");
-}
-
-UnitPool& Sm::pool(std::uint32_t scheduler, traces::Unit unit) {
-  const std::uint32_t group = arch_.units_per_scheduler ? scheduler : 0;
-  return pools_[group * kUnits + static_cast<int>(unit)];
 }
 
 bool Sm::fits(const BlockFootprint& f) const {
@@ -108,7 +101,7 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
     for (std::uint32_t tries = 0; tries < arch_.schedulers && slot == std::numeric_limits<std::uint32_t>::max(); ++tries) {
       const std::uint32_t s = (next_scheduler_ + tries) % arch_.schedulers;
       for (std::uint32_t i = 0; i < per_scheduler_; ++i)
-        if (!warps_[slot_of(s, i)].active) {
+        if (!is_active(slot_of(s, i))) {
           slot = slot_of(s, i);
           break;
         }
@@ -121,18 +114,15 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
     w.stream_done = false;
     w.scoreboard.reset();
     // Warps of a block start one after another (dispatch.csv: a 32-warp block costs ~600 cycles).
-    w.ready_at = start + std::uint64_t(arch_.warp_launch_interval_cycles) * launched++;
+    const sim::Cycle ready = start + std::uint64_t(arch_.warp_launch_interval_cycles) * launched++;
     w.block_slot = b;
     w.kernel_slot = kernel_slot;
-    w.age = warps_launched_++;
-    w.active = true;
-    w.at_barrier = false;
     change_resident_warps(+1, now);
     masks(slot).active |= bit(slot);
     masks(slot).at_barrier &= ~bit(slot);
-    age_[flat(slot)] = w.age;
-    set_head(slot, w.ready_at, false, false);
-    recheck(slot, std::max(now, w.ready_at));
+    age_[flat(slot)] = warps_launched_++;
+    set_head(slot, ready, false, false);
+    recheck(slot, std::max(now, ready));
     if (!w.fill(buffer_depth_))
       retire_warp(slot, now);  // a warp a trace recorded with no instructions
     else
@@ -146,7 +136,6 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
 
 void Sm::retire_warp(std::uint32_t slot, sim::Cycle now) {
   Warp& w = warps_[slot];
-  w.active = false;
   masks(slot).active &= ~bit(slot);
   w.stream.reset();
   change_resident_warps(-1, now);
@@ -167,11 +156,10 @@ void Sm::release_barrier_if_complete(Block& block, sim::Cycle now) {
   const std::uint32_t b = static_cast<std::uint32_t>(&block - blocks_.data());
   for (std::uint32_t slot = 0; slot < warps_.size(); ++slot) {
     Warp& w = warps_[slot];
-    if (w.active && w.block_slot == b && w.at_barrier) {
-      w.at_barrier = false;
-      w.ready_at = std::max(w.ready_at, now + 1);
+    if (is_active(slot) && w.block_slot == b && is_at_barrier(slot)) {
       masks(slot).at_barrier &= ~bit(slot);
-      set_head(slot, w.ready_at, w.scoreboard.ready_cycle(w.front()) > now + 1, false);
+      const sim::Cycle ready = std::max(ready_at_[flat(slot)], now + 1);
+      set_head(slot, ready, w.scoreboard.ready_cycle(w.front()) > now + 1, false);
       recheck(slot, now + 1);
     }
   }
@@ -194,9 +182,7 @@ void Sm::issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
     w.scoreboard.write(in, now + arch_.latency[static_cast<int>(in.unit)], false);
   }
   if (in.control == traces::Control::Barrier) {
-    w.at_barrier = true;
-    const std::uint32_t slot = static_cast<std::uint32_t>(&w - warps_.data());
-    masks(slot).at_barrier |= bit(slot);
+    masks(slot_of(w)).at_barrier |= bit(slot_of(w));
     w.pop();
     arrive_at_barrier(blocks_[w.block_slot], now);
     return;
@@ -213,8 +199,7 @@ void Sm::advance(Warp& w, std::uint32_t slot, sim::Cycle now) {
     return;
   }
   const Scoreboard::Readiness r = w.scoreboard.readiness(w.front());
-  w.ready_at = std::max(now + 1, r.ready);
-  set_head(slot, w.ready_at, r.ready > now + 1, r.memory);
+  set_head(slot, std::max(now + 1, r.ready), r.ready > now + 1, r.memory);
   head_unit_[flat(slot)] = w.front().unit;
 }
 
@@ -222,7 +207,7 @@ bool Sm::try_dual_issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
   // S2.3/S2.4: the warp's next instruction issues in the same cycle if it is independent of the
   // first (the scoreboard already holds the first's destinations), its unit still has room, and
   // neither is a DP instruction when the preset forbids that pairing.
-  if (w.count < 1 || w.at_barrier) return false;
+  if (w.count < 1 || is_at_barrier(slot_of(w))) return false;
   const traces::Instruction& next = w.front();
   if (next.control != traces::Control::None) return false;
   if (w.scoreboard.ready_cycle(next) > now) return false;
@@ -320,7 +305,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   const bool first_is_control = w.front().control != traces::Control::None;
   issue(w, s, now);
   ++counters_.issue_events;
-  if (arch_.dispatch_per_scheduler > 1 && !first_is_control && w.active &&
+  if (arch_.dispatch_per_scheduler > 1 && !first_is_control && is_active(slot) &&
       !(arch_.fp64_blocks_dual_issue && (first_is_fp64 || (w.count > 0 && w.front().unit == traces::Unit::Fp64))) &&
       try_dual_issue(w, s, now)) {
     issue(w, s, now);
@@ -377,9 +362,10 @@ void Sm::finish(sim::Cycle end) {
 
 std::string Sm::waiting_for() const {
   int barrier = 0, memory = 0, other = 0;
-  for (const Warp& w : warps_) {
-    if (!w.active) continue;
-    if (w.at_barrier)
+  for (std::uint32_t slot = 0; slot < warps_.size(); ++slot) {
+    const Warp& w = warps_[slot];
+    if (!is_active(slot)) continue;
+    if (is_at_barrier(slot))
       ++barrier;
     else if (w.count > 0 && w.scoreboard.blocked_by_memory(w.front()))
       ++memory;

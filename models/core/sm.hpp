@@ -97,6 +97,9 @@ class Sm final : public sim::ClockedComponent {
   }
   std::uint64_t bit(std::uint32_t slot) const { return std::uint64_t{1} << (slot / arch_.schedulers); }
   SchedulerWarps& masks(std::uint32_t slot) { return sched_[slot % arch_.schedulers]; }
+  bool is_active(std::uint32_t slot) const { return (sched_[slot % arch_.schedulers].active & bit(slot)) != 0; }
+  bool is_at_barrier(std::uint32_t slot) const { return (sched_[slot % arch_.schedulers].at_barrier & bit(slot)) != 0; }
+  std::uint32_t slot_of(const Warp& w) const { return static_cast<std::uint32_t>(&w - warps_.data()); }
   // Head instruction changed or became ready at `ready`: refresh what the scheduler scans.
   void set_head(std::uint32_t slot, sim::Cycle ready, bool operands_pending, bool waits_on_memory);
   bool try_dual_issue(Warp& warp, std::uint32_t scheduler, sim::Cycle now);
@@ -107,7 +110,7 @@ class Sm final : public sim::ClockedComponent {
   void retire_warp(std::uint32_t slot, sim::Cycle now);
   void set_state(std::uint32_t scheduler, SchedulerState state, sim::Cycle now);
   void change_resident_warps(int delta, sim::Cycle now);
-  UnitPool& pool(std::uint32_t scheduler, traces::Unit unit);
+  UnitPool& pool(std::uint32_t scheduler, traces::Unit unit) { return pools_of(scheduler)[static_cast<int>(unit)]; }
   UnitPool* pools_of(std::uint32_t scheduler) { return &pools_[(arch_.units_per_scheduler ? scheduler : 0) * traces::kUnitCount]; }
 
   const Arch& arch_;

@@ -1,6 +1,6 @@
 #pragma once
-// A resident warp: its instruction stream, a two-entry instruction buffer (the head and the one
-// after it, which dual issue looks at, S2.3), its scoreboard, and where it belongs.
+// A resident warp's private state: its instruction stream, a two-entry instruction buffer (the
+// head and the one after it, which dual issue looks at, S2.3), its scoreboard, where it belongs.
 #include <array>
 #include <memory>
 
@@ -17,16 +17,12 @@ struct Warp {
   bool stream_done = false;
 
   Scoreboard scoreboard;
-  sim::Cycle ready_at = 0;  // earliest cycle the head may issue
   std::uint32_t block_slot = 0;
   std::uint32_t kernel_slot = 0;
-  std::uint16_t scheduler = 0;
-  std::uint64_t age = 0;  // dispatch order, for greedy-then-oldest
-  bool active = false;
-  bool at_barrier = false;
+  // Whether it is resident, at a barrier, when it may issue and how old it is are the SM's
+  // per-scheduler masks and arrays (sm.hpp), the one place the schedulers read them from.
 
   const traces::Instruction& front() const { return buffer[head]; }
-  const traces::Instruction& second() const { return buffer[head ^ 1]; }
 
   // Tops the buffer up to `depth` instructions; false when nothing is left to run.
   bool fill(int depth) {
