@@ -1,27 +1,14 @@
 #include "models/arch.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <fstream>
-#include <unistd.h>
 
+#include "sim/data_dir.hpp"
 #include "sim/errors.hpp"
 
 namespace warpsim::models {
 namespace fs = std::filesystem;
 
-fs::path preset_dir() {
-  if (const char* env = std::getenv("WARPSIM_PRESET_DIR"); env && *env) return env;
-  // An installed binary finds ../share/warpsim/presets; a build tree uses the source folder.
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    self[n] = '\0';
-    fs::path installed = fs::path(self).parent_path().parent_path() / "share" / "warpsim" / "presets";
-    if (fs::is_directory(installed)) return installed;
-  }
-  return WARPSIM_PRESET_DIR;
-}
+fs::path preset_dir() { return sim::data_dir("WARPSIM_PRESET_DIR", "presets", WARPSIM_PRESET_DIR); }
 
 std::vector<std::string> preset_names() {
   std::vector<std::string> names;

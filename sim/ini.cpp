@@ -7,16 +7,12 @@
 #include <sstream>
 
 #include "sim/errors.hpp"
+#include "sim/text.hpp"
 
 namespace warpsim::sim {
 namespace {
 
-std::string trim(const std::string& s) {
-  const char* ws = " \t\r\n";
-  auto b = s.find_first_not_of(ws);
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(ws) - b + 1);
-}
+std::string trimmed(const std::string& s) { return std::string(trim(s)); }
 
 struct Located {
   int line;
@@ -32,22 +28,22 @@ std::map<std::string, Located> locate_keys(const std::string& text, const std::s
     std::string comment;
     auto hash = raw.find('#');
     if (hash != std::string::npos) {
-      comment = trim(raw.substr(hash + 1));
+      comment = trimmed(raw.substr(hash + 1));
       raw = raw.substr(0, hash);
     }
-    std::string s = trim(raw);
+    std::string s = trimmed(raw);
     if (s.empty()) continue;
     if (s.front() == '[') {
       if (s.back() != ']' || s.size() < 3)
         throw InputError(file + ":" + std::to_string(line), "malformed section header '" + s + "'");
-      section = trim(s.substr(1, s.size() - 2));
+      section = trimmed(s.substr(1, s.size() - 2));
       continue;
     }
     auto eq = s.find('=');
     if (eq == std::string::npos)
       throw InputError(file + ":" + std::to_string(line),
                        "expected 'key = value' or '[section]', found '" + s + "'");
-    std::string key = trim(s.substr(0, eq));
+    std::string key = trimmed(s.substr(0, eq));
     if (key.empty()) throw InputError(file + ":" + std::to_string(line), "missing key before '='");
     std::string full = section.empty() ? key : section + "." + key;
     if (auto it = where.find(full); it != where.end())
@@ -84,7 +80,7 @@ std::vector<IniEntry> read_ini(const std::filesystem::path& path) {
   for (const auto& opt : parsed.options) {
     IniEntry e;
     e.key = opt.string_key;
-    e.value = opt.value.empty() ? std::string() : trim(opt.value.front());
+    e.value = opt.value.empty() ? std::string() : trimmed(opt.value.front());
     if (auto it = where.find(e.key); it != where.end()) {
       e.line = it->second.line;
       e.comment = it->second.comment;

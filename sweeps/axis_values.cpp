@@ -8,16 +8,12 @@
 
 #include "sim/config.hpp"
 #include "sim/errors.hpp"
+#include "sim/text.hpp"
 
 namespace warpsim::sweeps {
 namespace {
 
-std::string trim(const std::string& s) {
-  const char* ws = " \t";
-  auto b = s.find_first_not_of(ws);
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(ws) - b + 1);
-}
+std::string trimmed(const std::string& s) { return std::string(sim::trim(s)); }
 
 // "4K" -> 4096; plain integers pass through. Suffixes are binary because sizes in the kernel
 // library (persist_bytes, window_bytes) are byte counts.
@@ -65,16 +61,16 @@ std::vector<std::string> parse_range(const std::string& text, const std::string&
                                      " (write FIRST..LAST, FIRST..LAST step S or FIRST..LAST x FACTOR)");
   };
   auto dots = text.find("..");
-  std::string first = trim(text.substr(0, dots));
-  std::string rest = trim(text.substr(dots + 2));
+  std::string first = trimmed(text.substr(0, dots));
+  std::string rest = trimmed(text.substr(dots + 2));
   std::string last = rest, step_text, kind;
   if (auto sp = rest.find_first_of(" \t"); sp != std::string::npos) {
-    last = trim(rest.substr(0, sp));
-    std::string tail = trim(rest.substr(sp));
+    last = trimmed(rest.substr(0, sp));
+    std::string tail = trimmed(rest.substr(sp));
     auto sp2 = tail.find_first_of(" \t");
     if (sp2 == std::string::npos) return bad("expected 'step S' or 'x FACTOR' after the last value");
     kind = tail.substr(0, sp2);
-    step_text = trim(tail.substr(sp2));
+    step_text = trimmed(tail.substr(sp2));
     if (kind != "step" && kind != "x") return bad("unknown word '" + kind + "'");
   }
   if (first.empty() || last.empty()) return bad("missing first or last value");
@@ -136,7 +132,7 @@ std::string normalise_single(const std::string& item) {
 }  // namespace
 
 AxisValues parse_axis_values(const std::string& raw, const std::string& where) {
-  std::string text = trim(raw);
+  std::string text = trimmed(raw);
   if (text.empty()) throw sim::InputError(where, "no value given (an axis needs at least one value)");
   AxisValues out;
   if (text.find(',') != std::string::npos) {
@@ -144,7 +140,7 @@ AxisValues parse_axis_values(const std::string& raw, const std::string& where) {
     std::size_t start = 0;
     while (start <= text.size()) {
       auto comma = text.find(',', start);
-      std::string item = trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+      std::string item = trimmed(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
       bool last_item = comma == std::string::npos;
       // A trailing comma marks a one-value axis: `block = 256,`.
       if (item.empty() && !(last_item && !out.values.empty()))

@@ -1,11 +1,10 @@
 #include "analysis/validation/reference_data.hpp"
 
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 #include "sim/config.hpp"
+#include "sim/data_dir.hpp"
 #include "sim/errors.hpp"
 
 namespace warpsim::analysis {
@@ -56,15 +55,7 @@ double CsvTable::number(std::size_t row, const std::string& column) const {
 }
 
 fs::path validation_data_dir() {
-  if (const char* env = std::getenv("WARPSIM_DATA_DIR"); env && *env) return env;
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    self[n] = '\0';
-    fs::path installed = fs::path(self).parent_path().parent_path() / "share" / "warpsim" / "validation";
-    if (fs::is_directory(installed)) return installed;
-  }
-  return WARPSIM_VALIDATION_DATA_DIR;
+  return sim::data_dir("WARPSIM_DATA_DIR", "validation", WARPSIM_VALIDATION_DATA_DIR);
 }
 
 std::map<std::string, std::string> split_params(const std::string& params) {

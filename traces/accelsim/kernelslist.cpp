@@ -6,6 +6,7 @@
 #include "traces/accelsim/field_cursor.hpp"
 #include "traces/accelsim/line_reader.hpp"
 #include "traces/accelsim/traceg_kernel_source.hpp"
+#include "sim/text.hpp"
 
 namespace warpsim::traces::accelsim {
 namespace fs = std::filesystem;
@@ -15,12 +16,6 @@ namespace {
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
 }
 
 LaunchStep launch_of(const std::string& file, const std::string& label) {
@@ -38,8 +33,8 @@ MemcpyStep parse_memcpy(std::string_view line) {
   std::size_t comma = rest.find(',');
   if (comma == std::string_view::npos) throw LineError("expected 'MemcpyHtoD,0x<address>,<bytes>'");
   MemcpyStep step;
-  step.device_address = parse_hex(trim(rest.substr(0, comma)), "MemcpyHtoD address");
-  step.bytes = parse_unsigned_decimal(trim(rest.substr(comma + 1)), "MemcpyHtoD size");
+  step.device_address = parse_hex(sim::trim(rest.substr(0, comma)), "MemcpyHtoD address");
+  step.bytes = parse_unsigned_decimal(sim::trim(rest.substr(comma + 1)), "MemcpyHtoD size");
   return step;
 }
 
@@ -52,7 +47,7 @@ Workload read_kernelslist(const std::string& path) {
   w.name = fs::absolute(path).parent_path().filename().string();
   std::string_view line;
   while (lines.next(line)) {
-    line = trim(line);
+    line = sim::trim(line);
     if (line.empty()) continue;
     if (line.substr(0, 10) == "MemcpyHtoD") {
       WorkloadStep step{WorkloadStep::Kind::Memcpy, {}, {}};

@@ -4,17 +4,12 @@
 
 #include "sim/errors.hpp"
 #include "traces/accelsim/field_cursor.hpp"
+#include "sim/text.hpp"
 
 namespace warpsim::traces::accelsim {
 namespace {
 
 using sim::InputError;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 // "(x,y,z)" with every component at least 1.
 Dim3 parse_dim3(std::string_view value, const char* what) {
@@ -26,7 +21,7 @@ Dim3 parse_dim3(std::string_view value, const char* what) {
     std::size_t comma = value.find(',');
     if ((i < 2) != (comma != std::string_view::npos))
       throw LineError(std::string(what) + " must have exactly three components");
-    std::string_view part = trim(i < 2 ? value.substr(0, comma) : value);
+    std::string_view part = sim::trim(i < 2 ? value.substr(0, comma) : value);
     parts[i] = parse_unsigned_decimal(part, what);
     if (parts[i] == 0 || parts[i] > UINT32_MAX) throw LineError(std::string(what) + " components must be 1..2^32-1");
     if (i < 2) value = value.substr(comma + 1);
@@ -60,8 +55,8 @@ constexpr const char* kKnownKeys =
 void apply_header_line(std::string_view line, TraceHeader& h, unsigned& seen) {
   std::size_t eq = line.find('=');
   if (eq == std::string_view::npos) throw LineError("header line without '=': '" + std::string(line) + "'");
-  std::string_view key = trim(line.substr(1, eq - 1));
-  std::string_view value = trim(line.substr(eq + 1));
+  std::string_view key = sim::trim(line.substr(1, eq - 1));
+  std::string_view value = sim::trim(line.substr(eq + 1));
   if (key == "kernel name") {
     if (value.empty()) throw LineError("empty kernel name");
     h.info.name = std::string(value);
@@ -113,7 +108,7 @@ TraceHeader read_trace_header(LineReader& lines) {
   std::string_view line;
   for (;;) {
     if (!lines.next(line)) lines.fail("file ends inside the header (no '#' line and no thread blocks)");
-    std::string_view t = trim(line);
+    std::string_view t = sim::trim(line);
     if (t.empty()) continue;
     if (t.front() == '#') {
       h.ended_at_begin_tb = t == "#BEGIN_TB";

@@ -4,6 +4,7 @@
 
 #include "sim/errors.hpp"
 #include "traces/accelsim/field_cursor.hpp"
+#include "sim/text.hpp"
 
 namespace warpsim::traces::accelsim {
 
@@ -24,12 +25,6 @@ struct BlockText {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 bool is_hex_digit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
@@ -37,9 +32,9 @@ bool is_hex_digit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= '
 // "key = value" -> value, or LineError if the line is not that key.
 std::string_view value_of(std::string_view line, std::string_view key) {
   if (!starts_with(line, key)) throw LineError("expected '" + std::string(key) + " = ...', found '" + std::string(line.substr(0, 60)) + "'");
-  std::string_view rest = trim(line.substr(key.size()));
+  std::string_view rest = sim::trim(line.substr(key.size()));
   if (rest.empty() || rest.front() != '=') throw LineError("expected '" + std::string(key) + " = ...'");
-  return trim(rest.substr(1));
+  return sim::trim(rest.substr(1));
 }
 
 class TracegWarpStream : public WarpStream {
@@ -117,7 +112,7 @@ std::shared_ptr<BlockText> TracegKernelSource::read_block() {
         at_end_ = true;
         return nullptr;
       }
-      line = trim(line);
+      line = sim::trim(line);
       if (line.empty()) continue;
       if (line == "#BEGIN_TB") break;
       lines_->fail("expected '#BEGIN_TB', found '" + std::string(line.substr(0, 60)) + "'");
@@ -129,7 +124,7 @@ std::shared_ptr<BlockText> TracegKernelSource::read_block() {
   // "thread block = x,y,z"
   do {
     if (!lines_->next(line)) lines_->fail("file ends right after '#BEGIN_TB' (truncated?)");
-    line = trim(line);
+    line = sim::trim(line);
   } while (line.empty());
   std::uint64_t coord[3];
   try {
@@ -137,7 +132,7 @@ std::shared_ptr<BlockText> TracegKernelSource::read_block() {
     for (int i = 0; i < 3; ++i) {
       std::size_t comma = v.find(',');
       if ((i < 2) != (comma != std::string_view::npos)) throw LineError("thread block must be 'x,y,z'");
-      coord[i] = parse_unsigned_decimal(trim(v.substr(0, comma)), "thread block coordinate");
+      coord[i] = parse_unsigned_decimal(sim::trim(v.substr(0, comma)), "thread block coordinate");
       if (i < 2) v = v.substr(comma + 1);
     }
   } catch (const LineError& e) {
@@ -165,7 +160,7 @@ std::shared_ptr<BlockText> TracegKernelSource::read_block_body(std::uint64_t id,
       if (!lines_->next(line))
         lines_->fail(std::string("file ends ") + context + " (thread block " + std::to_string(id) +
                                               " begun at line " + std::to_string(begin_line) + " has no '#END_TB'; truncated?)");
-      line = trim(line);
+      line = sim::trim(line);
       if (!line.empty()) return;
     }
   };
@@ -204,7 +199,7 @@ std::shared_ptr<BlockText> TracegKernelSource::read_block_body(std::uint64_t id,
           lines_->fail("file ends after " + std::to_string(i) + " of the " + std::to_string(n) +
                                                 " instruction lines that 'insts =' announced for warp " + std::to_string(w) +
                                                 " (line " + std::to_string(warp_line) + "; truncated?)");
-        line = trim(line);
+        line = sim::trim(line);
         if (!line.empty()) break;
       }
       if (!is_hex_digit(line.front()))
