@@ -4,22 +4,58 @@
 
 namespace warpsim::sim {
 namespace {
-// std::*_heap builds a max-heap; "later" as the comparison puts the earliest event on top.
-bool later(const Event& a, const Event& b) {
-  return a.time != b.time ? a.time > b.time : a.sequence > b.sequence;
+// std::*_heap builds a max-heap; "later" as the comparison puts the earliest instant on top.
+template <class T>
+bool later(const T& a, const T& b) {
+  return a.time > b.time;
 }
 }  // namespace
 
+std::uint32_t EventQueue::bucket_at(Time time) {
+  if (last_bucket_ != kNoBucket && last_time_ == time) return last_bucket_;
+  auto [it, inserted] = bucket_of_.try_emplace(time, kNoBucket);
+  if (inserted) {
+    if (free_buckets_.empty()) {
+      it->second = static_cast<std::uint32_t>(buckets_.size());
+      buckets_.emplace_back();
+    } else {
+      it->second = free_buckets_.back();
+      free_buckets_.pop_back();
+    }
+    instants_.push_back(Instant{time, it->second});
+    std::push_heap(instants_.begin(), instants_.end(), later<Instant>);
+  }
+  last_time_ = time;
+  last_bucket_ = it->second;
+  return it->second;
+}
+
 void EventQueue::push(Time time, EventHandler& handler, std::uint64_t payload) {
-  heap_.push_back(Event{time, next_sequence_++, &handler, payload});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  // A push at the instant being drained lands in its bucket, after the events still to come:
+  // the same order a single heap ordered by (time, sequence) gives.
+  buckets_[bucket_at(time)].push_back(Event{time, next_sequence_++, &handler, payload});
+  ++size_;
+}
+
+void EventQueue::retire_current() {
+  bucket_of_.erase(current_time_);
+  buckets_[current_].clear();
+  free_buckets_.push_back(current_);
+  if (last_bucket_ == current_) last_bucket_ = kNoBucket;
+  current_ = kNoBucket;
 }
 
 Event EventQueue::pop() {
-  std::pop_heap(heap_.begin(), heap_.end(), later);
-  Event e = heap_.back();
-  heap_.pop_back();
-  return e;
+  if (!draining()) {
+    if (current_ != kNoBucket) retire_current();
+    std::pop_heap(instants_.begin(), instants_.end(), later<Instant>);
+    current_ = instants_.back().bucket;
+    current_time_ = instants_.back().time;
+    instants_.pop_back();
+    cursor_ = 0;
+  }
+  --size_;
+  return buckets_[current_][cursor_++];
 }
 
 }  // namespace warpsim::sim

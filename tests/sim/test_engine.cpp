@@ -62,6 +62,40 @@ TEST_CASE("events scheduled from a handler at the current time run after those a
   REQUIRE(later.seen == std::vector<std::pair<Time, std::uint64_t>>{{5, 1}, {5, 99}});
 }
 
+TEST_CASE("the queue pops in (time, scheduling order) under random pushes, also at the instant being drained",
+          "[sim][engine]") {
+  // Reference: every event sorted by (time, sequence). Pushes interleave with pops, a third of
+  // them at the time just popped (the bucket being drained), the rest up to 50 ps ahead, so
+  // instants are created, drained, retired and their buckets reused many times over.
+  EventQueue q;
+  Recorder r;
+  std::vector<Event> popped;
+  std::uint64_t state = 12345, pushed = 0;
+  auto rnd = [&](std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  };
+  Time now = 0;
+  for (int step = 0; step < 20000; ++step) {
+    const int pushes = static_cast<int>(rnd(3));
+    for (int k = 0; k < pushes; ++k) q.push(rnd(3) == 0 ? now : now + rnd(50), r, pushed++);
+    if (!q.empty() && rnd(4) != 0) {
+      const Time expected_next = q.next_time();
+      Event e = q.pop();
+      REQUIRE(e.time == expected_next);
+      now = e.time;
+      popped.push_back(e);
+    }
+  }
+  while (!q.empty()) popped.push_back(q.pop());
+  REQUIRE(popped.size() == pushed);
+  for (std::size_t i = 1; i < popped.size(); ++i) {
+    INFO("pop " << i);
+    REQUIRE(popped[i - 1].time <= popped[i].time);
+    if (popped[i - 1].time == popped[i].time) REQUIRE(popped[i - 1].sequence < popped[i].sequence);
+  }
+}
+
 TEST_CASE("run stops before events past its limit and resumes", "[sim][engine]") {
   Engine engine;
   Recorder r;
