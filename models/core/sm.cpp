@@ -8,7 +8,6 @@
 
 namespace warpsim::models {
 namespace {
-constexpr sim::Cycle kNever = std::numeric_limits<sim::Cycle>::max();
 constexpr int kUnits = traces::kUnitCount;
 }  // namespace
 
@@ -21,11 +20,12 @@ Sm::Sm(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch, std::uint3
       listener_(listener),
       buffer_depth_(arch.dispatch_per_scheduler > 1 ? 2 : 1),
       per_scheduler_((arch.max_warps_per_sm + arch.schedulers - 1) / arch.schedulers),
+      scan_width_((per_scheduler_ + 1) / 2 * 2),
       warps_(std::size_t(per_scheduler_) * arch.schedulers),
       sched_(arch.schedulers),
-      ready_at_(warps_.size(), kNever),
-      head_unit_(warps_.size(), traces::Unit::Int),
-      age_(warps_.size()),
+      ready_at_(std::size_t(scan_width_) * arch.schedulers, kNever),
+      head_unit_(ready_at_.size(), traces::Unit::Int),
+      age_(ready_at_.size()),
       recheck_at_(arch.schedulers, kNever),
       rotation_(arch.schedulers, 0),
       greedy_(arch.schedulers, 0),
@@ -223,37 +223,26 @@ void Sm::set_head(std::uint32_t slot, sim::Cycle ready, bool operands_pending, b
   m.waits_on_memory = waits_on_memory ? m.waits_on_memory | b : m.waits_on_memory & ~b;
 }
 
-Sm::Closest Sm::closest(std::uint32_t s, std::uint64_t candidates) const {
-  const sim::Cycle* ready = &ready_at_[std::size_t(s) * per_scheduler_];
-  Closest c{per_scheduler_, kNever};
-  for (; candidates != 0; candidates &= candidates - 1) {
-    const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctzll(candidates));
-    if (ready[i] < c.ready) c = {i, ready[i]};
-  }
-  return c;
-}
-
-SchedulerState Sm::stall_reason(std::uint32_t s, const Closest& c) const {
+SchedulerState Sm::stall_reason(std::uint32_t s, const Earliest& c) const {
   const SchedulerWarps& m = sched_[s];
   if (m.active == 0) return SchedulerState::Idle;
   if ((m.active & ~m.at_barrier) == 0) return SchedulerState::Barrier;
   const std::uint64_t b = std::uint64_t{1} << c.index;
   // Held back by its launch or a barrier release, not an operand: nothing to blame.
-  if (c.index == per_scheduler_ || !(m.operands_pending & b)) return SchedulerState::NoEligible;
+  if (c.ready == kNever || !(m.operands_pending & b)) return SchedulerState::NoEligible;
   return (m.waits_on_memory & b) ? SchedulerState::MemoryDependency : SchedulerState::AluDependency;
 }
 
 bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   const std::uint32_t n = per_scheduler_;
   const SchedulerWarps& m = sched_[s];
-  const sim::Cycle* const ready = &ready_at_[std::size_t(s) * n];
-  const traces::Unit* const unit = &head_unit_[std::size_t(s) * n];
+  const sim::Cycle* const ready = &ready_at_[std::size_t(s) * scan_width_];
+  const traces::Unit* const unit = &head_unit_[std::size_t(s) * scan_width_];
   UnitPool* const units = pools_of(s);
 
   // S2.1: a warp may issue when its operands are ready, it is not waiting at a barrier, and the
   // unit its instruction needs has room this cycle.
-  std::uint64_t ready_now = 0;
-  for (std::uint32_t i = 0; i < n; ++i) ready_now |= std::uint64_t(ready[i] <= now) << i;
+  const std::uint64_t ready_now = ready_by(ready, scan_width_, now);
   const std::uint64_t runnable = m.active & ~m.at_barrier;
   std::uint64_t eligible = runnable & ready_now;
 
@@ -265,7 +254,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     if ((eligible >> g & 1) && units[static_cast<int>(unit[g])].can_issue(now)) {
       chosen = g;
     } else {
-      const std::uint64_t* age = &age_[std::size_t(s) * n];
+      const std::uint64_t* age = &age_[std::size_t(s) * scan_width_];
       for (std::uint64_t c = eligible; c != 0; c &= c - 1) {
         const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctzll(c));
         if (!units[static_cast<int>(unit[i])].can_issue(now)) {
@@ -292,7 +281,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   }
 
   if (chosen == n) {
-    const Closest c = closest(s, runnable & ~ready_now);
+    const Earliest c = closest(s, runnable & ~ready_now);
     recheck_at_[s] = unit_busy ? now + 1 : c.ready;
     set_state(s, unit_busy ? SchedulerState::UnitBusy : stall_reason(s, c), now);
     return false;
@@ -320,7 +309,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   if (another_eligible || unit_busy || arch_.scheduler_policy == SchedulerPolicy::GreedyThenOldest) {
     recheck_at_[s] = now + 1;
   } else {
-    const Closest c = closest(s, m.active & ~m.at_barrier);
+    const Earliest c = closest(s, m.active & ~m.at_barrier);
     recheck_at_[s] = c.ready;
     if (c.ready > now + 1) set_state(s, stall_reason(s, c), now + 1);
   }

@@ -12,6 +12,7 @@
 #include "models/core/stall_reason.hpp"
 #include "models/core/unit_pool.hpp"
 #include "models/core/warp.hpp"
+#include "models/core/warp_scan.hpp"
 #include "models/memory/memory_system.hpp"
 #include "models/occupancy.hpp"
 #include "sim/clocked_component.hpp"
@@ -70,10 +71,6 @@ class Sm final : public sim::ClockedComponent {
     std::uint64_t operands_pending = 0;  // ready_at comes from an operand, not launch or a barrier
     std::uint64_t waits_on_memory = 0;   // ... and that operand comes from a load
   };
-  struct Closest {
-    std::uint32_t index;
-    sim::Cycle ready;
-  };
 
   struct Block {
     bool active = false;
@@ -85,15 +82,17 @@ class Sm final : public sim::ClockedComponent {
 
   bool issue_from(std::uint32_t scheduler, sim::Cycle now);
   // The waiting warp (in `candidates`) whose operands land first.
-  Closest closest(std::uint32_t scheduler, std::uint64_t candidates) const;
-  SchedulerState stall_reason(std::uint32_t scheduler, const Closest& c) const;
+  Earliest closest(std::uint32_t scheduler, std::uint64_t candidates) const {
+    return earliest(&ready_at_[std::size_t(scheduler) * scan_width_], scan_width_, candidates);
+  }
+  SchedulerState stall_reason(std::uint32_t scheduler, const Earliest& c) const;
   void recheck(std::uint32_t slot, sim::Cycle at) {
     sim::Cycle& r = recheck_at_[slot % arch_.schedulers];
     r = std::min(r, at);
   }
   std::uint32_t slot_of(std::uint32_t scheduler, std::uint32_t index) const { return index * arch_.schedulers + scheduler; }
   std::size_t flat(std::uint32_t slot) const {
-    return std::size_t(slot % arch_.schedulers) * per_scheduler_ + slot / arch_.schedulers;
+    return std::size_t(slot % arch_.schedulers) * scan_width_ + slot / arch_.schedulers;
   }
   std::uint64_t bit(std::uint32_t slot) const { return std::uint64_t{1} << (slot / arch_.schedulers); }
   SchedulerWarps& masks(std::uint32_t slot) { return sched_[slot % arch_.schedulers]; }
@@ -120,9 +119,10 @@ class Sm final : public sim::ClockedComponent {
   const int buffer_depth_;  // 2 when the preset can dual-issue, else 1
 
   const std::uint32_t per_scheduler_;                 // warp slots per scheduler
+  const std::uint32_t scan_width_;                    // per_scheduler_ rounded up to even (warp_scan.hpp)
   std::vector<Warp> warps_;                           // slot -> warp; slot % schedulers is its scheduler (S1.4)
   std::vector<SchedulerWarps> sched_;                 // scheduler -> masks
-  std::vector<sim::Cycle> ready_at_;                  // [scheduler][index], slot = index * schedulers + scheduler
+  std::vector<sim::Cycle> ready_at_;                  // [scheduler][index < scan_width_], slot = index * schedulers + scheduler
   std::vector<traces::Unit> head_unit_;               // same layout: unit of the head instruction
   std::vector<std::uint64_t> age_;                    // same layout: dispatch order, for gto
   // scheduler -> first cycle its scan could find something new: after it issues, the next cycle;

@@ -340,6 +340,12 @@ class GpuMemorySystem final : public MemorySystem {
     std::uint32_t mask = inst.active_mask;
     if (mask == 0) return false;
     const std::uint64_t first = inst.addr[static_cast<std::size_t>(__builtin_ctz(mask))];
+    if (mask == traces::kFullMask) {
+      // The common case, branch-free: a few vector operations instead of a branch per lane.
+      std::uint64_t differs = 0;
+      for (std::size_t lane = 0; lane < traces::kWarpSize; ++lane) differs |= inst.addr[lane] ^ first;
+      return differs == 0;
+    }
     for (; mask != 0; mask &= mask - 1)
       if (inst.addr[static_cast<std::size_t>(__builtin_ctz(mask))] != first) return false;
     return true;
