@@ -333,10 +333,9 @@ bool Sm::tick(sim::Cycle now) {
   // The schedulers compete for SM-wide units (S2.5); which one asks first rotates every cycle,
   // or the last one would starve whenever the others can fill the units on their own.
   bool issued = false;
-  for (std::uint32_t k = 0; k < arch_.schedulers; ++k) {
-    const std::uint32_t s = (now + k) % arch_.schedulers;
+  const std::uint32_t n = arch_.schedulers;
+  for (std::uint32_t k = 0, s = static_cast<std::uint32_t>(now % n); k < n; ++k, s = s + 1 == n ? 0 : s + 1)
     if (recheck_at_[s] <= now) issued |= issue_from(s, now);
-  }
   if (issued || !retire_queue_.empty()) return true;
   // Nothing issued anywhere: sleep until a scheduler could find something.
   const sim::Cycle next = *std::min_element(recheck_at_.begin(), recheck_at_.end());
