@@ -8,6 +8,7 @@
 
 #include "sim/component.hpp"
 #include "sim/engine.hpp"
+#include "sim/tick_group.hpp"
 #include "sim/time.hpp"
 
 namespace warpsim::sim {
@@ -16,6 +17,9 @@ class ClockedComponent : public Component, public EventHandler {
  public:
   ClockedComponent(Engine& engine, ClockDomain clock, std::string path)
       : Component(std::move(path)), engine_(engine), clock_(clock) {}
+  // Ticks through `group` (same clock) instead of events of its own.
+  ClockedComponent(Engine& engine, TickGroup& group, ClockDomain clock, std::string path)
+      : Component(std::move(path)), engine_(engine), clock_(clock), group_(&group), group_index_(group.join(*this)) {}
 
   // Ticks at the next edge that has not been ticked yet.
   void wake() { wake_at_time(engine_.now()); }
@@ -42,7 +46,10 @@ class ClockedComponent : public Component, public EventHandler {
     if (scheduled_ <= edge) return;  // a tick at or before that edge is already coming
     // A later tick may still be queued; it becomes stale and is ignored when it fires.
     scheduled_ = edge;
-    engine_.schedule(edge, *this, 0);
+    if (group_ != nullptr)
+      group_->request(group_index_, edge);
+    else
+      engine_.schedule(edge, *this, 0);
   }
 
   void on_event(Time now, std::uint64_t) final {
@@ -59,6 +66,8 @@ class ClockedComponent : public Component, public EventHandler {
 
   Engine& engine_;
   ClockDomain clock_;
+  TickGroup* group_ = nullptr;
+  std::uint32_t group_index_ = 0;
   Time last_tick_ = 0;
   Time scheduled_ = kNone;
   std::uint64_t ticks_ = 0;

@@ -9,11 +9,12 @@ Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats)
     : arch_(arch),
       memory_(memory),
       engine_(sim::ClockDomain::from_khz(arch.core_clock_khz).period() * 10'000'000ULL),
-      clock_(sim::ClockDomain::from_khz(arch.core_clock_khz)) {
+      clock_(sim::ClockDomain::from_khz(arch.core_clock_khz)),
+      sm_ticks_(engine_, clock_) {
   // The GigaThread engine holds a reference to the SM list, filled right after.
   gigathread_ = std::make_unique<GigaThread>(engine_, clock_, arch, sms_);
   for (std::uint32_t i = 0; i < arch.sms; ++i)
-    sms_.push_back(std::make_unique<Sm>(engine_, clock_, arch, i, memory, *gigathread_, stats));
+    sms_.push_back(std::make_unique<Sm>(engine_, sm_ticks_, clock_, arch, i, memory, *gigathread_, stats));
   engine_.watch(*gigathread_);
   for (const auto& sm : sms_) engine_.watch(*sm);
 }

@@ -50,6 +50,7 @@ class Gpu {
   MemorySystem& memory_;
   sim::Engine engine_;
   sim::ClockDomain clock_;
+  sim::TickGroup sm_ticks_;  // declared before the SMs that join it
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<GigaThread> gigathread_;
   std::vector<std::string> warnings_;

@@ -11,9 +11,9 @@ namespace {
 constexpr int kUnits = traces::kUnitCount;
 }  // namespace
 
-Sm::Sm(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch, std::uint32_t id, MemorySystem& memory,
-       BlockRetireListener& listener, sim::StatsRegistry& stats)
-    : sim::ClockedComponent(engine, clock, "gpu.sm" + std::to_string(id)),
+Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const Arch& arch, std::uint32_t id,
+       MemorySystem& memory, BlockRetireListener& listener, sim::StatsRegistry& stats)
+    : sim::ClockedComponent(engine, ticks, clock, "gpu.sm" + std::to_string(id)),
       arch_(arch),
       id_(id),
       memory_(memory),
@@ -248,6 +248,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
 
   std::uint32_t chosen = n;
   bool unit_busy = false;
+  sim::Cycle unit_free = kNever;  // when the first unit that turned an eligible warp away has room
   if (arch_.scheduler_policy == SchedulerPolicy::GreedyThenOldest) {
     // Keep issuing from the last warp while it can; otherwise the oldest that can.
     const std::uint32_t g = greedy_[s];
@@ -257,8 +258,10 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
       const std::uint64_t* age = &age_[std::size_t(s) * scan_width_];
       for (std::uint64_t c = eligible; c != 0; c &= c - 1) {
         const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctzll(c));
-        if (!units[static_cast<int>(unit[i])].can_issue(now)) {
+        UnitPool& u = units[static_cast<int>(unit[i])];
+        if (!u.can_issue(now)) {
           unit_busy = true;
+          unit_free = std::min(unit_free, u.next_free(now));
           continue;
         }
         if (chosen == n || age[i] < age[chosen]) chosen = i;
@@ -271,18 +274,22 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     while (c != 0) {
       const std::uint64_t after = c >> start << start;  // candidates at or after the rotation point
       const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctzll(after != 0 ? after : c));
-      if (units[static_cast<int>(unit[i])].can_issue(now)) {
+      UnitPool& u = units[static_cast<int>(unit[i])];
+      if (u.can_issue(now)) {
         chosen = i;
         break;
       }
       unit_busy = true;
+      unit_free = std::min(unit_free, u.next_free(now));
       c &= ~(std::uint64_t{1} << i);
     }
   }
 
   if (chosen == n) {
+    // Nothing changes for this scheduler before a waiting warp's operands land or a unit that
+    // turned a warp away has room again (units only fill up in between), so it sleeps till then.
     const Earliest c = closest(s, runnable & ~ready_now);
-    recheck_at_[s] = unit_busy ? now + 1 : c.ready;
+    recheck_at_[s] = unit_busy ? std::min(unit_free, c.ready) : c.ready;
     set_state(s, unit_busy ? SchedulerState::UnitBusy : stall_reason(s, c), now);
     return false;
   }

@@ -43,8 +43,9 @@ struct SmCounters {
 
 class Sm final : public sim::ClockedComponent {
  public:
-  Sm(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch, std::uint32_t id, MemorySystem& memory,
-     BlockRetireListener& listener, sim::StatsRegistry& stats);
+  // The SMs of a GPU tick through one group (`ticks`): one event per edge, SM id order.
+  Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const Arch& arch, std::uint32_t id,
+     MemorySystem& memory, BlockRetireListener& listener, sim::StatsRegistry& stats);
 
   bool fits(const BlockFootprint& block) const;
   // Makes a block resident; its warps may issue from cycle `start`.
