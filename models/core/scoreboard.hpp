@@ -15,9 +15,18 @@ class Scoreboard {
  public:
   static constexpr int kRegisters = 264;  // R0..R254, RZ, P0..P7
 
+  // Clears only the registers written since the last reset: a warp touches a handful of its
+  // 264 entries, and wiping all 2 KB at every warp launch would drag the whole array through the
+  // host's caches (millions of launches in a large grid).
   void reset() {
-    ready_.fill(0);
-    from_memory_.reset();
+    for (std::size_t w = 0; w < written_.size(); ++w) {
+      for (std::uint64_t bits = written_[w]; bits != 0; bits &= bits - 1) {
+        const std::size_t reg = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+        ready_[reg] = 0;
+        from_memory_[reg] = false;
+      }
+      written_[w] = 0;
+    }
   }
 
   // Earliest cycle the instruction's operands are ready: its sources (read after write) and its
@@ -51,6 +60,7 @@ class Scoreboard {
       for (int k = 0; k < span && r + k < kRegisters; ++k) {
         ready_[r + k] = ready;
         from_memory_[r + k] = from_memory;
+        written_[(r + k) / 64] |= std::uint64_t{1} << ((r + k) % 64);
       }
     }
   }
@@ -58,6 +68,7 @@ class Scoreboard {
  private:
   std::array<sim::Cycle, kRegisters> ready_{};
   std::bitset<kRegisters> from_memory_;
+  std::array<std::uint64_t, (kRegisters + 63) / 64> written_{};  // registers to clear on reset
 };
 
 }  // namespace warpsim::models
