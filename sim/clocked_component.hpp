@@ -27,6 +27,9 @@ class ClockedComponent : public Component, public EventHandler {
   void wake_at(Cycle cycle) { wake_at_time(clock_.time_of(cycle)); }
 
   bool asleep() const { return scheduled_ == kNone; }
+  // Called by a TickGroup just before it ticks the member due before this one: start loading the
+  // host memory the coming tick reads, so its cache misses overlap the other member's work.
+  virtual void prefetch() const {}
   const ClockDomain& clock() const { return clock_; }
   Engine& engine() const { return engine_; }
   std::uint64_t ticks() const { return ticks_; }

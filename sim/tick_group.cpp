@@ -81,13 +81,17 @@ void TickGroup::on_event(Time now, std::uint64_t) {
   // Lowest index first. A member may ask for this same edge while the others tick (one that has
   // not ticked yet, woken by one that has), so the slot is re-read until it is empty.
   std::uint64_t* slot = slot_words(cycle);
-  for (;;) {
+  constexpr std::size_t kNoMember = ~std::size_t{0};
+  auto first_due = [&]() {
     std::size_t w = 0;
     while (w < words_ && slot[w] == 0) ++w;
-    if (w == words_) break;
-    const std::uint32_t bit = static_cast<std::uint32_t>(__builtin_ctzll(slot[w]));
-    slot[w] &= slot[w] - 1;
-    static_cast<EventHandler*>(members_[w * 64 + bit])->on_event(now, 0);
+    return w == words_ ? kNoMember : w * 64 + static_cast<std::size_t>(__builtin_ctzll(slot[w]));
+  };
+  for (std::size_t index = first_due(); index != kNoMember; index = first_due()) {
+    slot[index / 64] &= ~(std::uint64_t{1} << (index % 64));
+    const std::size_t following = first_due();
+    if (following != kNoMember) members_[following]->prefetch();
+    static_cast<EventHandler*>(members_[index])->on_event(now, 0);
   }
   ticking_ = false;
   const Cycle s = cycle & (kWheelCycles - 1);

@@ -1,6 +1,7 @@
 #include "models/core/sm.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <limits>
 #include <sstream>
 
@@ -29,6 +30,7 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
       recheck_at_(arch.schedulers, kNever),
       rotation_(arch.schedulers, 0),
       greedy_(arch.schedulers, 0),
+      likely_next_(arch.schedulers, 0),
       blocks_(arch.max_blocks_per_sm),
       state_(arch.schedulers, SchedulerState::Idle),
       state_since_(arch.schedulers, 0) {
@@ -290,6 +292,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     // turned a warp away has room again (units only fill up in between), so it sleeps till then.
     const Earliest c = closest(s, runnable & ~ready_now);
     recheck_at_[s] = unit_busy ? std::min(unit_free, c.ready) : c.ready;
+    likely_next_[s] = c.index < n ? c.index : likely_next_[s];
     set_state(s, unit_busy ? SchedulerState::UnitBusy : stall_reason(s, c), now);
     return false;
   }
@@ -315,12 +318,28 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   // included) can, and the cycles until then are stalls whose reason is known now.
   if (another_eligible || unit_busy || arch_.scheduler_policy == SchedulerPolicy::GreedyThenOldest) {
     recheck_at_[s] = now + 1;
+    const std::uint64_t others = eligible & ~(std::uint64_t{1} << chosen);
+    const std::uint64_t after = others >> rotation_[s] << rotation_[s];
+    if (others != 0) likely_next_[s] = static_cast<std::uint32_t>(__builtin_ctzll(after != 0 ? after : others));
   } else {
     const Earliest c = closest(s, m.active & ~m.at_barrier);
     recheck_at_[s] = c.ready;
+    if (c.index < n) likely_next_[s] = c.index;
     if (c.ready > now + 1) set_state(s, stall_reason(s, c), now + 1);
   }
   return true;
+}
+
+void Sm::prefetch() const {
+  // The warp each scheduler will most likely issue from at its next look: its Warp object (the
+  // buffer heads and the head index) is what the tick misses on first. 132 SMs tick in turn, so
+  // it has usually left the host's caches since this SM last ran.
+  for (std::uint32_t s = 0; s < arch_.schedulers; ++s) {
+    const char* w = reinterpret_cast<const char*>(&warps_[slot_of(s, likely_next_[s])]);
+    __builtin_prefetch(w + offsetof(Warp, buffer));
+    __builtin_prefetch(w + offsetof(Warp, buffer) + sizeof(traces::Instruction));
+    __builtin_prefetch(w + offsetof(Warp, head));
+  }
 }
 
 bool Sm::tick(sim::Cycle now) {

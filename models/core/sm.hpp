@@ -57,6 +57,7 @@ class Sm final : public sim::ClockedComponent {
   const SmCounters& counters() const { return counters_; }
   std::uint32_t resident_warps() const { return resident_warps_; }
   bool has_pending_work() const override { return resident_warps_ > 0 || !retire_queue_.empty(); }
+  void prefetch() const override;
   std::string waiting_for() const override;
 
  protected:
@@ -132,6 +133,7 @@ class Sm final : public sim::ClockedComponent {
   std::vector<sim::Cycle> recheck_at_;
   std::vector<std::uint32_t> rotation_;               // scheduler -> next position to look at (S2.6)
   std::vector<std::uint32_t> greedy_;                 // scheduler -> last warp issued (gto)
+  std::vector<std::uint32_t> likely_next_;            // scheduler -> the warp it will likely issue next (prefetch)
   std::vector<Block> blocks_;
   std::vector<UnitPool> pools_;                       // [pool group][unit]
   std::vector<std::uint32_t> retire_queue_;           // blocks whose warps all finished at launch
