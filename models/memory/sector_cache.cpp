@@ -25,7 +25,7 @@ SectorCache::SectorCache(const SectorCacheGeometry& g) {
   ways_ = g.ways;
   sets_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, g.bytes / g.line_bytes / g.ways));
   if ((ways_ & (ways_ - 1)) == 0) ways_shift_ = __builtin_ctz(ways_);
-  block_words_ = std::size_t{ways_} * (2 + sectors_per_line_);
+  block_words_ = std::size_t{ways_} * 2 + (std::size_t{ways_} * sectors_per_line_ + 1) / 2;
   // 2 MB-aligned and advised as huge pages before first touch: an H100 L2 is ~40 MB of state
   // touched at random, and 4 KB pages would add a TLB miss to most accesses.
   // Small caches (an L1: ~100 KB, one per SM) stay on ordinary 64-byte-aligned memory.
@@ -42,6 +42,21 @@ SectorCache::SectorCache(const SectorCacheGeometry& g) {
   words_.reset(static_cast<std::uint64_t*>(memory));
   std::fill(words_.get(), words_.get() + block_words_ * sets_, 0);
   invalidate_all();
+}
+
+void SectorCache::rebase(sim::Cycle ready) {
+  const sim::Cycle epoch = ready - (kReadyMask + 1) / 2;
+  const std::size_t entries = std::size_t{ways_} * sectors_per_line_;
+  for (std::size_t set = 0; set < sets_; ++set) {
+    std::uint64_t* fills = &words_[set * block_words_ + 2 * ways_];
+    for (std::size_t e = 0; e < entries; ++e) {
+      const unsigned shift = static_cast<unsigned>(e % 2) * 32;
+      const sim::Cycle cycle = epoch_ + ((fills[e / 2] >> shift) & kReadyMask);
+      const std::uint64_t offset = cycle > epoch ? cycle - epoch : 0;
+      fills[e / 2] = (fills[e / 2] & ~(kReadyMask << shift)) | (offset << shift);
+    }
+  }
+  epoch_ = epoch;
 }
 
 void SectorCache::invalidate_all() {

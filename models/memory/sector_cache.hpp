@@ -93,10 +93,16 @@ class SectorCache {
   std::uint8_t dirty_mask(std::uint32_t slot) const {
     return static_cast<std::uint8_t>(meta_ref(slot) >> kDirtyShift);
   }
-  sim::Cycle sector_ready(std::uint32_t slot, std::uint32_t sector) const { return words_[ready_index(slot, sector)]; }
+  sim::Cycle sector_ready(std::uint32_t slot, std::uint32_t sector) const {
+    const ReadyRef r = ready_ref(slot, sector);
+    return epoch_ + ((words_[r.word] >> r.shift) & kReadyMask);
+  }
   void fill_sector(std::uint32_t slot, std::uint32_t sector, sim::Cycle ready) {
     meta_ref(slot) |= std::uint64_t{1} << (kValidShift + sector);
-    words_[ready_index(slot, sector)] = ready;
+    if (ready > epoch_ + kReadyMask) rebase(ready);
+    const ReadyRef r = ready_ref(slot, sector);
+    const std::uint64_t offset = ready > epoch_ ? ready - epoch_ : 0;
+    words_[r.word] = (words_[r.word] & ~(kReadyMask << r.shift)) | (offset << r.shift);
   }
   void mark_dirty(std::uint32_t slot, std::uint32_t sector) {
     meta_ref(slot) |= std::uint64_t{1} << (kDirtyShift + sector);
@@ -113,9 +119,10 @@ class SectorCache {
  private:
   // Each set is one block of words: the tags, then one metadata word per way (LRU stamp in bits
   // 0-39, class in 40-41, valid sectors in 48-55, dirty sectors in 56-63), then the fill cycle of
-  // every sector. A lookup, a replacement and a fill touch adjacent host cache lines of one page
-  // instead of one line per array: the simulated L2 is tens of MB and streaming kernels touch a
-  // new set with nearly every access, so host cache and TLB misses are what costs.
+  // every sector, two to a word as 32-bit offsets from epoch_. A lookup, a replacement and a fill
+  // touch adjacent host cache lines of one page instead of one line per array: the simulated L2
+  // is tens of MB and streaming kernels touch a new set with nearly every access, so host cache
+  // and TLB misses are what costs (32-bit fill cycles take an H100's L1s and L2 from 31 to 21 MB).
   static constexpr std::uint64_t kInvalidTag = ~std::uint64_t{0};
   static constexpr std::uint64_t kLruMask = (std::uint64_t{1} << 40) - 1;
   static constexpr int kClassShift = 40, kValidShift = 48, kDirtyShift = 56;
@@ -129,10 +136,20 @@ class SectorCache {
     const std::uint32_t set = set_of(slot);
     return std::size_t{set} * block_words_ + (slot - set * ways_);
   }
-  std::size_t ready_index(std::uint32_t slot, std::uint32_t sector) const {
+  static constexpr std::uint64_t kReadyMask = 0xffffffffu;
+  struct ReadyRef {
+    std::size_t word;
+    unsigned shift;
+  };
+  ReadyRef ready_ref(std::uint32_t slot, std::uint32_t sector) const {
     const std::uint32_t set = set_of(slot);
-    return std::size_t{set} * block_words_ + 2 * ways_ + (slot - set * ways_) * sectors_per_line_ + sector;
+    const std::size_t entry = std::size_t{slot - set * ways_} * sectors_per_line_ + sector;
+    return {std::size_t{set} * block_words_ + 2 * ways_ + entry / 2, static_cast<unsigned>(entry % 2) * 32};
   }
+  // A fill more than 2^32 cycles after epoch_ (hours of simulated time at GHz clocks): move the
+  // epoch to 2^31 cycles before it. Fill cycles older than the new epoch become the epoch: they
+  // stay in the past, which is all any comparison with them asks.
+  void rebase(sim::Cycle ready);
   std::uint64_t& tag_ref(std::uint32_t slot) { return words_[tag_index(slot)]; }
   const std::uint64_t& tag_ref(std::uint32_t slot) const { return words_[tag_index(slot)]; }
   std::uint64_t& meta_ref(std::uint32_t slot) { return words_[tag_index(slot) + ways_]; }
@@ -141,7 +158,8 @@ class SectorCache {
   std::uint32_t sets_ = 0, ways_ = 0, line_bytes_ = 0, sector_bytes_ = 0, sectors_per_line_ = 1;
   int ways_shift_ = -1;      // log2(ways) when ways is a power of two
   std::uint64_t clock_ = 0;  // LRU stamps: larger = more recent (2^40 accesses before wrapping)
-  std::size_t block_words_ = 0;  // ways x (tag + metadata + sectors_per_line fill cycles)
+  sim::Cycle epoch_ = 0;     // fill cycles are stored as offsets from it
+  std::size_t block_words_ = 0;  // ways x (tag + metadata) + ways x sectors_per_line / 2 fill cycles
   struct FreeWords {
     void operator()(std::uint64_t* p) const { std::free(p); }
   };
