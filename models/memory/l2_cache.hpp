@@ -16,6 +16,17 @@
 //   lts__t_sector_hit_rate stays at 33% for a coalesced stream that reads each pair's second
 //   sector just after the first), but the access waits for that fill instead of fetching
 //   again: concurrent misses to one sector merge.
+// - Dirty lines are limited per set (preset l2.dirty_lines_per_set; 0 = no limit): when a store
+//   makes a normal or streaming line dirty and its set then holds more dirty lines than the
+//   limit, the least recently used other dirty line is written back and stays valid, clean.
+//   Persisting lines are exempt. Evidence (calibration/h100): offset.csv lg=26 leaves
+//   268.4 - 258.4 = 10.1 MB of its stores unwritten at the end (~3 lines per set of a 16-way
+//   50 MB L2) where write-back on eviction would leave a third of L2 (~17 MB); lg=20 writes
+//   nothing of its 4 MB (under 2 dirty lines per set); persist_10MB.csv without a window writes
+//   536.5 MB = every one of the 25.6 store sweeps over the 10 MB hot region plus the 268 MB
+//   streamed, although its reads of that region hit in L2 (only 4 MB of extra DRAM reads): each
+//   hot line is cleaned between its stores, 21 MB of stores apart. With hitRatio 1.0 the hot
+//   region is persisting and only the streamed 268.9 MB is written.
 // - The hit latency is the preset's whole SM-to-SM round trip; a miss returns after the DRAM
 //   model's latency, also a whole round trip (latency.csv measures both end to end).
 //
@@ -68,6 +79,8 @@ class L2Cache {
   // Writes every dirty sector back (end of run accounting); the lines stay valid.
   void flush(sim::Cycle now);
 
+  // Lines written back (and kept, clean) because their set had too many dirty lines.
+  std::uint64_t eager_write_backs() const { return eager_write_backs_; }
   std::uint64_t sector_hits() const { return hits_; }
   std::uint64_t sector_lookups() const { return lookups_; }
   const std::uint64_t& sector_hits_counter() const { return hits_; }
@@ -91,6 +104,9 @@ class L2Cache {
   // Finds or allocates the line, applying the access's property; returns its slot.
   std::uint32_t line_for(const Where& w, L2Hint property, sim::Cycle now, bool& present);
   void evict(std::uint32_t slot, sim::Cycle now);  // writes dirty sectors back, then drops
+  void write_back(std::uint32_t slot, sim::Cycle now);  // writes dirty sectors back; the line stays, clean
+  // A store has just made `slot` dirty: keeps the set within its limit of dirty lines.
+  void limit_dirty(std::uint32_t set, std::uint32_t slot, sim::Cycle now);
   void drop(std::uint32_t slot);                   // forgets the line (no write-back)
   void apply_property(std::uint32_t slot, L2Hint property, sim::Cycle now);
   void make_persisting(std::uint32_t slot, sim::Cycle now);
@@ -102,6 +118,8 @@ class L2Cache {
   SectorCache cache_;
   std::uint32_t slices_ = 1, sets_per_slice_ = 1, line_bytes_ = 128, sector_bytes_ = 32;
   std::uint32_t hit_latency_ = 0;
+  std::uint32_t dirty_lines_per_set_ = 0;  // 0: no limit (write back on eviction only)
+  std::uint64_t eager_write_backs_ = 0;
   std::uint32_t sectors_per_fetch_ = 1;
   std::uint64_t slice_service_fixed_ = kFrac;  // port time of one sector
   std::uint64_t salt_ = 0;
