@@ -88,6 +88,8 @@ std::vector<ParamSpec> build() {
       integer("l2.dirty_lines_per_set", "lines",
               "dirty normal/streaming lines a set keeps; a store past it writes the oldest back (0: no limit)", 0,
               1024),
+      flag("l2.fill_partial_writes",
+           "a store to part of a sector not in L2 fetches the sector from DRAM first (DRAM ECC on)"),
       flag("l2.persistence", "CUDA L2 persistence controls are available (S4, cc >= 8.0)"),
       integer("l2.persist_max_bytes", "bytes", "persistingL2CacheMaxSize: largest set-aside (S4.1, S4.7)", 0),
       integer("l2.max_window_bytes", "bytes", "accessPolicyMaxWindowSize (S4.2, S4.7)", 0),

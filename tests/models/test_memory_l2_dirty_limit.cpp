@@ -100,3 +100,34 @@ TEST_CASE("L2 dirty limit 0: dirty lines are written back on eviction only", "[m
   CHECK_FALSE(r.l2.contains(0));
   CHECK(r.l2.eager_write_backs() == 0);
 }
+
+TEST_CASE("L2 partial-sector stores with DRAM ECC: the first fetches the sector, the one completing it does not",
+          "[memory][l2]") {
+  Arch a = tiny_l2(0);
+  a.l2_fill_partial_writes = true;
+  sim::StatsRegistry stats;
+  DramSystem dram(a, 1);
+  L2Cache l2(a, dram, stats);
+  // writeOffset at offset 11 (SPEC S5): warp k stores bytes 44..171 of its 128-byte span, so
+  // sector 1 of each line is written in two parts, by warps k-1 (bytes 32..43) and k (44..63).
+  l2.write(128 + 32, 10, L2Hint::Default, /*partial=*/true);  // first part: fetch
+  CHECK(l2.partial_write_fills() == 1);
+  // The fetch moves DRAM's unit, the 64-byte sector pair around the sector (l2_cache.hpp).
+  CHECK(dram.bytes_read() == 64);
+  l2.write(128 + 32, 20, L2Hint::Default, /*partial=*/true);  // second part: sector valid
+  CHECK(l2.partial_write_fills() == 1);
+  CHECK(dram.bytes_read() == 64);
+  // Whole-sector stores never fetch; neither does a partial store to a sector they made valid.
+  l2.write(256 + 64, 30, L2Hint::Default, /*partial=*/false);
+  l2.write(256 + 64, 40, L2Hint::Default, /*partial=*/true);
+  CHECK(l2.partial_write_fills() == 1);
+  CHECK(dram.bytes_read() == 64);
+  // The switch off (H100): partial stores validate their sector without DRAM.
+  Arch h = tiny_l2(0);
+  sim::StatsRegistry stats_h;
+  DramSystem dram_h(h, 1);
+  L2Cache l2_h(h, dram_h, stats_h);
+  l2_h.write(128 + 32, 10, L2Hint::Default, /*partial=*/true);
+  CHECK(dram_h.bytes_read() == 0);
+  CHECK(l2_h.partial_write_fills() == 0);
+}
