@@ -98,6 +98,8 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.l2_slices = u32("l2.slices");
   a.l2_hit_latency = u32("l2.hit_latency");
   a.l2_bytes_per_cycle_per_slice = u32("l2.bytes_per_cycle_per_slice");
+  a.l2_dirty_lines_per_set = u32("l2.dirty_lines_per_set");
+  a.l2_fill_partial_writes = c.get_bool("l2.fill_partial_writes");
   a.l2_persistence = c.get_bool("l2.persistence");
   a.l2_persist_max_bytes = u64("l2.persist_max_bytes");
   a.l2_max_window_bytes = u64("l2.max_window_bytes");

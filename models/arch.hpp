@@ -62,6 +62,8 @@ struct Arch {
   std::uint64_t l2_bytes = 0;
   std::uint32_t l2_line_bytes = 0, l2_sector_bytes = 0, l2_ways = 0, l2_slices = 0;
   std::uint32_t l2_hit_latency = 0, l2_bytes_per_cycle_per_slice = 0;
+  std::uint32_t l2_dirty_lines_per_set = 0;  // 0: dirty lines are written back on eviction only
+  bool l2_fill_partial_writes = false;       // DRAM ECC: a partial-sector store fetches the sector
   bool l2_persistence = false;
   std::uint64_t l2_persist_max_bytes = 0, l2_max_window_bytes = 0;
   std::uint32_t dram_bus_width_bits = 0, dram_data_rate_mtps = 0;

@@ -16,6 +16,26 @@
 //   lts__t_sector_hit_rate stays at 33% for a coalesced stream that reads each pair's second
 //   sector just after the first), but the access waits for that fill instead of fetching
 //   again: concurrent misses to one sector merge.
+// - Dirty lines are limited per set (preset l2.dirty_lines_per_set; 0 = no limit): when a store
+//   makes a normal or streaming line dirty and its set then holds more dirty lines than the
+//   limit, the least recently used other dirty line is written back and stays valid, clean.
+//   Persisting lines are exempt. Evidence (calibration/h100): offset.csv lg=26 leaves
+//   268.4 - 258.4 = 10.1 MB of its stores unwritten at the end (~3 lines per set of a 16-way
+//   50 MB L2) where write-back on eviction would leave a third of L2 (~17 MB); lg=20 writes
+//   nothing of its 4 MB (under 2 dirty lines per set); persist_10MB.csv without a window writes
+//   536.5 MB = every one of the 25.6 store sweeps over the 10 MB hot region plus the 268 MB
+//   streamed, although its reads of that region hit in L2 (only 4 MB of extra DRAM reads): each
+//   hot line is cleaned between its stores, 21 MB of stores apart. With hitRatio 1.0 the hot
+//   region is persisting and only the streamed 268.9 MB is written.
+// - Partial-sector stores (preset l2.fill_partial_writes): with DRAM ECC on, the L2 can compute
+//   a sector's check bits only over all of its bytes, so a store that writes part of a sector
+//   not already valid in L2 makes the L2 fetch the sector from DRAM first (NVIDIA patents
+//   US 8,099,650 "L2 ECC implementation": check bits are generated once all bytes of the word are
+//   enabled; US 9,110,809 "Reducing memory traffic in DRAM ECC mode": fill requests for partial
+//   writes, which that later patent defers until a threshold). A second partial store that
+//   completes the sector finds it valid (or being filled) and does not fetch again. Fermi's
+//   Tesla M2070 runs with ECC on; H100 does not fetch (offset.csv: writeOffset at offset 1 reads
+//   no more DRAM than at offset 0).
 // - The hit latency is the preset's whole SM-to-SM round trip; a miss returns after the DRAM
 //   model's latency, also a whole round trip (latency.csv measures both end to end).
 //
@@ -50,8 +70,10 @@ class L2Cache {
   void prefetch(std::uint64_t address) { cache_.prefetch_set(locate_memo(address).set); }
   void prefetch_other(std::uint64_t address) const { cache_.prefetch_set(locate(address).set); }
   // A sector write (store): allocates without reading DRAM and marks the sector dirty. Returns
-  // the cycle the write is acknowledged.
-  sim::Cycle write(std::uint64_t address, sim::Cycle now, L2Hint property);
+  // the cycle the write is acknowledged. `partial`: the store covers only some bytes of the
+  // sector; with fill_partial_writes (preset) a sector not yet valid is then filled from DRAM
+  // first (see the header comment).
+  sim::Cycle write(std::uint64_t address, sim::Cycle now, L2Hint property, bool partial = false);
 
   // S4.1: the set-aside in bytes. Shrinking it demotes the least recently used persisting lines.
   void set_set_aside(std::uint64_t bytes);
@@ -68,6 +90,10 @@ class L2Cache {
   // Writes every dirty sector back (end of run accounting); the lines stay valid.
   void flush(sim::Cycle now);
 
+  // Lines written back (and kept, clean) because their set had too many dirty lines.
+  std::uint64_t eager_write_backs() const { return eager_write_backs_; }
+  // Partial-sector stores that fetched their sector from DRAM (fill_partial_writes).
+  std::uint64_t partial_write_fills() const { return partial_write_fills_; }
   std::uint64_t sector_hits() const { return hits_; }
   std::uint64_t sector_lookups() const { return lookups_; }
   const std::uint64_t& sector_hits_counter() const { return hits_; }
@@ -90,7 +116,13 @@ class L2Cache {
   sim::Cycle occupy_slice(std::uint32_t slice, sim::Cycle now);
   // Finds or allocates the line, applying the access's property; returns its slot.
   std::uint32_t line_for(const Where& w, L2Hint property, sim::Cycle now, bool& present);
+  // Fetches from DRAM the aligned group of sectors around `w.sector` that are not valid yet;
+  // returns the cycle the data is back.
+  sim::Cycle fetch(const Where& w, std::uint32_t slot, sim::Cycle now);
   void evict(std::uint32_t slot, sim::Cycle now);  // writes dirty sectors back, then drops
+  void write_back(std::uint32_t slot, sim::Cycle now);  // writes dirty sectors back; the line stays, clean
+  // A store has just made `slot` dirty: keeps the set within its limit of dirty lines.
+  void limit_dirty(std::uint32_t set, std::uint32_t slot, sim::Cycle now);
   void drop(std::uint32_t slot);                   // forgets the line (no write-back)
   void apply_property(std::uint32_t slot, L2Hint property, sim::Cycle now);
   void make_persisting(std::uint32_t slot, sim::Cycle now);
@@ -102,6 +134,10 @@ class L2Cache {
   SectorCache cache_;
   std::uint32_t slices_ = 1, sets_per_slice_ = 1, line_bytes_ = 128, sector_bytes_ = 32;
   std::uint32_t hit_latency_ = 0;
+  std::uint32_t dirty_lines_per_set_ = 0;  // 0: no limit (write back on eviction only)
+  bool fill_partial_writes_ = false;
+  std::uint64_t partial_write_fills_ = 0;
+  std::uint64_t eager_write_backs_ = 0;
   std::uint32_t sectors_per_fetch_ = 1;
   std::uint64_t slice_service_fixed_ = kFrac;  // port time of one sector
   std::uint64_t salt_ = 0;

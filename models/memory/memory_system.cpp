@@ -270,7 +270,8 @@ class GpuMemorySystem final : public MemorySystem {
     invalidate_in_l1(sm);
     sim::Cycle ready = t + 1;
     for (std::uint32_t i = 0; i < sectors_.count; ++i)
-      ready = std::max(ready, l2_.write(sectors_.address[i], t, property(kernel_slot, sectors_.address[i])));
+      ready = std::max(ready, l2_.write(sectors_.address[i], t, property(kernel_slot, sectors_.address[i]),
+                                        sectors_.used[i] != kWholeSector));
     return finish(ready, passes);
   }
 
@@ -392,6 +393,7 @@ class GpuMemorySystem final : public MemorySystem {
   }
 
   static constexpr std::uint32_t kLsuLineBytes = 128;
+  static constexpr std::uint32_t kWholeSector = 0xffffffffu;  // SectorSet::used: all 32 bytes
   static constexpr std::uint32_t kNoWindow = 0xffffffffu;  // local memory: never in a window
 
   Arch arch_;

@@ -58,7 +58,8 @@ class MemorySystem {
   // Bytes of L2 held by persisting lines now (S4.6: they shrink the L2 left for normal use).
   virtual std::uint64_t persisting_bytes() const = 0;
   // Writes dirty L2 sectors back to DRAM. ncu's dram__bytes_write counts only what a kernel
-  // evicts (offset.csv lg=20: 0 bytes for 4 MB stored), so the simulator need not call this.
+  // writes back while it runs (offset.csv lg=20: 0 bytes for 4 MB stored; the L2 writes back on
+  // eviction and past its per-set dirty limit, l2_cache.hpp), so the simulator need not call this.
   virtual void flush(sim::Cycle now) = 0;
 };
 

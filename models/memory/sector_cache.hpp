@@ -108,6 +108,26 @@ class SectorCache {
     meta_ref(slot) |= std::uint64_t{1} << (kDirtyShift + sector);
   }
   void clean(std::uint32_t slot) { meta_ref(slot) &= ~(std::uint64_t{0xff} << kDirtyShift); }
+  // The dirty lines of `set` whose class ranks below `below` (persisting lines are excluded by
+  // passing LineClass::Persisting); `oldest` gets the least recently used of them other than
+  // `except`, or kNone.
+  std::uint32_t dirty_lines(std::uint32_t set, LineClass below, std::uint32_t except, std::uint32_t& oldest) const {
+    const std::uint64_t* tags = &words_[std::size_t{set} * block_words_];
+    const std::uint64_t* meta = tags + ways_;
+    std::uint32_t count = 0;
+    oldest = kNone;
+    std::uint64_t oldest_stamp = ~std::uint64_t{0};
+    for (std::uint32_t w = 0; w < ways_; ++w) {
+      if (tags[w] == kInvalidTag || (meta[w] >> kDirtyShift) == 0) continue;
+      if (((meta[w] >> kClassShift) & 3u) >= static_cast<std::uint8_t>(below)) continue;
+      ++count;
+      if (set * ways_ + w != except && (meta[w] & kLruMask) < oldest_stamp) {
+        oldest_stamp = meta[w] & kLruMask;
+        oldest = set * ways_ + w;
+      }
+    }
+    return count;
+  }
   LineClass line_class(std::uint32_t slot) const {
     return static_cast<LineClass>((meta_ref(slot) >> kClassShift) & 3u);
   }
