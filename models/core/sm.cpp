@@ -229,9 +229,10 @@ SchedulerState Sm::stall_reason(std::uint32_t s, const Earliest& c) const {
   const SchedulerWarps& m = sched_[s];
   if (m.active == 0) return SchedulerState::Idle;
   if ((m.active & ~m.at_barrier) == 0) return SchedulerState::Barrier;
+  if (c.ready == kNever) return SchedulerState::NoEligible;
   const std::uint64_t b = std::uint64_t{1} << c.index;
   // Held back by its launch or a barrier release, not an operand: nothing to blame.
-  if (c.ready == kNever || !(m.operands_pending & b)) return SchedulerState::NoEligible;
+  if (!(m.operands_pending & b)) return SchedulerState::NoEligible;
   return (m.waits_on_memory & b) ? SchedulerState::MemoryDependency : SchedulerState::AluDependency;
 }
 
@@ -292,7 +293,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     // turned a warp away has room again (units only fill up in between), so it sleeps till then.
     const Earliest c = closest(s, runnable & ~ready_now);
     recheck_at_[s] = unit_busy ? std::min(unit_free, c.ready) : c.ready;
-    likely_next_[s] = c.index < n ? c.index : likely_next_[s];
+    if (c.index < n) likely_next_[s] = c.index;
     set_state(s, unit_busy ? SchedulerState::UnitBusy : stall_reason(s, c), now);
     return false;
   }
