@@ -3,14 +3,6 @@
 #include <algorithm>
 
 namespace warpsim::sim {
-namespace {
-// std::*_heap builds a max-heap; "later" as the comparison puts the earliest instant on top.
-template <class T>
-bool later(const T& a, const T& b) {
-  return a.time > b.time;
-}
-}  // namespace
-
 std::uint32_t EventQueue::bucket_at(Time time) {
   if (last_bucket_ != kNoBucket && last_time_ == time) return last_bucket_;
   auto [it, inserted] = bucket_of_.try_emplace(time, kNoBucket);
@@ -23,7 +15,7 @@ std::uint32_t EventQueue::bucket_at(Time time) {
       free_buckets_.pop_back();
     }
     instants_.push_back(Instant{time, it->second});
-    std::push_heap(instants_.begin(), instants_.end(), later<Instant>);
+    std::push_heap(instants_.begin(), instants_.end(), later);
   }
   last_time_ = time;
   last_bucket_ = it->second;
@@ -48,7 +40,7 @@ void EventQueue::retire_current() {
 Event EventQueue::pop() {
   if (!draining()) {
     if (current_ != kNoBucket) retire_current();
-    std::pop_heap(instants_.begin(), instants_.end(), later<Instant>);
+    std::pop_heap(instants_.begin(), instants_.end(), later);
     current_ = instants_.back().bucket;
     current_time_ = instants_.back().time;
     instants_.pop_back();

@@ -47,6 +47,8 @@ class EventQueue {
     std::uint32_t bucket;
   };
 
+  // std::*_heap builds a max-heap; "later" as the comparison puts the earliest instant on top.
+  static bool later(const Instant& a, const Instant& b) { return a.time > b.time; }
   bool draining() const { return current_ != kNoBucket && cursor_ < buckets_[current_].size(); }
   std::uint32_t bucket_at(Time time);
   void retire_current();

@@ -8,7 +8,8 @@
 // bit per cycle saying whether any member wants it, so the next edge with work is a short scan.
 // Requests further ahead (rare: a block that starts long after dispatch) wait in an overflow
 // list and enter the wheel when it comes within reach. A member woken again earlier leaves its
-// old bit behind; it is skipped when reached (ClockedComponent ignores stale ticks).
+// old bit behind; it is skipped when reached (ClockedComponent ignores stale ticks). Before a
+// member ticks, the next member due at that edge is asked to prefetch (ClockedComponent::prefetch).
 #include <cstdint>
 #include <limits>
 #include <utility>
