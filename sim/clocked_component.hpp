@@ -14,6 +14,8 @@
 namespace warpsim::sim {
 
 class ClockedComponent : public Component, public EventHandler {
+  friend class TickGroup;  // calls group_tick
+
  public:
   ClockedComponent(Engine& engine, ClockDomain clock, std::string path)
       : Component(std::move(path)), engine_(engine), clock_(clock) {}
@@ -64,6 +66,23 @@ class ClockedComponent : public Component, public EventHandler {
     if (tick(clock_.cycle_at(now))) {
       engine_.note_progress();
       wake();
+    }
+  }
+
+  // The group's tick at edge `now` = cycle `cycle`: on_event without converting between times
+  // and cycles (a GPU's SMs tick about a million times per simulated millisecond).
+  void group_tick(Time now, Cycle cycle) {
+    if (now != scheduled_) return;  // stale: superseded by an earlier wake
+    scheduled_ = kNone;
+    ticked_once_ = true;
+    last_tick_ = now;
+    ++ticks_;
+    if (tick(cycle)) {
+      engine_.note_progress();
+      const Time next = now + clock_.period();  // wake(), knowing the next edge is the next cycle
+      if (scheduled_ <= next) return;
+      scheduled_ = next;
+      group_->request_next(group_index_, cycle + 1);
     }
   }
 

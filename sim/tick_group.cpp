@@ -17,6 +17,7 @@ std::uint32_t TickGroup::join(ClockedComponent& member) {
 }
 
 void TickGroup::mark(std::uint32_t index, Cycle cycle) {
+  same_edge_request_ |= cycle == base_;
   slot_words(cycle)[index / 64] |= std::uint64_t{1} << (index % 64);
   const Cycle slot = cycle & (kWheelCycles - 1);
   occupied_[slot / 64] |= std::uint64_t{1} << (slot % 64);
@@ -87,11 +88,13 @@ void TickGroup::on_event(Time now, std::uint64_t) {
     while (w < words_ && slot[w] == 0) ++w;
     return w == words_ ? kNoMember : w * 64 + static_cast<std::size_t>(__builtin_ctzll(slot[w]));
   };
-  for (std::size_t index = first_due(); index != kNoMember; index = first_due()) {
+  for (std::size_t index = first_due(); index != kNoMember;) {
     slot[index / 64] &= ~(std::uint64_t{1} << (index % 64));
     const std::size_t following = first_due();
     if (following != kNoMember) members_[following]->prefetch();
-    static_cast<EventHandler*>(members_[index])->on_event(now, 0);
+    same_edge_request_ = false;
+    members_[index]->group_tick(now, cycle);
+    index = same_edge_request_ ? first_due() : following;
   }
   ticking_ = false;
   const Cycle s = cycle & (kWheelCycles - 1);

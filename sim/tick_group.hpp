@@ -30,6 +30,8 @@ class TickGroup final : public EventHandler {
   std::uint32_t join(ClockedComponent& member);
   // Member `index` wants to tick at `edge` (an edge of the group's clock, not in the past).
   void request(std::uint32_t index, Time edge);
+  // While the group ticks cycle `cycle - 1`: member `index` wants the next cycle too.
+  void request_next(std::uint32_t index, Cycle cycle) { mark(index, cycle); }
 
   void on_event(Time now, std::uint64_t payload) override;
 
@@ -53,6 +55,7 @@ class TickGroup final : public EventHandler {
   Cycle base_ = 0;                        // the wheel covers [base_, base_ + kWheelCycles)
   Time scheduled_ = kNone;                // the group's pending engine event
   bool ticking_ = false;                  // inside on_event: the next edge is chosen at its end
+  bool same_edge_request_ = false;        // a member asked for the edge being ticked: re-read it
 };
 
 }  // namespace warpsim::sim
