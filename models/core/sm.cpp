@@ -21,10 +21,10 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
       listener_(listener),
       buffer_depth_(arch.dispatch_per_scheduler > 1 ? 2 : 1),
       per_scheduler_((arch.max_warps_per_sm + arch.schedulers - 1) / arch.schedulers),
-      scan_width_((per_scheduler_ + 1) / 2 * 2),
+      scan_width_((per_scheduler_ + 3) / 4 * 4),
       warps_(std::size_t(per_scheduler_) * arch.schedulers),
       sched_(arch.schedulers),
-      ready_at_(std::size_t(scan_width_) * arch.schedulers, kNever),
+      ready_at_(std::size_t(scan_width_) * arch.schedulers, kNeverStamp),
       head_unit_(ready_at_.size(), traces::Unit::Int),
       age_(ready_at_.size()),
       recheck_at_(arch.schedulers, kNever),
@@ -96,6 +96,7 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
   used_shared_ += f.shared_bytes;
 
   const sim::Cycle now = now_cycle();
+  if (stamps_.needs_rebase(now)) stamps_.rebase(now, ready_at_);
   std::uint64_t launched = 0;
   for (auto& stream : streams) {
     // Spread the block's warps over the schedulers, as consecutive warp ids are (S1.4).
@@ -160,7 +161,7 @@ void Sm::release_barrier_if_complete(Block& block, sim::Cycle now) {
     Warp& w = warps_[slot];
     if (is_active(slot) && w.block_slot == b && is_at_barrier(slot)) {
       masks(slot).at_barrier &= ~bit(slot);
-      const sim::Cycle ready = std::max(ready_at_[flat(slot)], now + 1);
+      const sim::Cycle ready = std::max(stamps_.cycle(ready_at_[flat(slot)]), now + 1);
       set_head(slot, ready, w.scoreboard.ready_cycle(w.front()) > now + 1, false);
       recheck(slot, now + 1);
     }
@@ -218,7 +219,7 @@ bool Sm::try_dual_issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
 }
 
 void Sm::set_head(std::uint32_t slot, sim::Cycle ready, bool operands_pending, bool waits_on_memory) {
-  ready_at_[flat(slot)] = ready;
+  ready_at_[flat(slot)] = stamps_.of(ready);
   SchedulerWarps& m = masks(slot);
   const std::uint64_t b = bit(slot);
   m.operands_pending = operands_pending ? m.operands_pending | b : m.operands_pending & ~b;
@@ -229,7 +230,7 @@ SchedulerState Sm::stall_reason(std::uint32_t s, const Earliest& c) const {
   const SchedulerWarps& m = sched_[s];
   if (m.active == 0) return SchedulerState::Idle;
   if ((m.active & ~m.at_barrier) == 0) return SchedulerState::Barrier;
-  if (c.ready == kNever) return SchedulerState::NoEligible;
+  if (c.ready == kNeverStamp) return SchedulerState::NoEligible;
   const std::uint64_t b = std::uint64_t{1} << c.index;
   // Held back by its launch or a barrier release, not an operand: nothing to blame.
   if (!(m.operands_pending & b)) return SchedulerState::NoEligible;
@@ -239,13 +240,13 @@ SchedulerState Sm::stall_reason(std::uint32_t s, const Earliest& c) const {
 bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   const std::uint32_t n = per_scheduler_;
   const SchedulerWarps& m = sched_[s];
-  const sim::Cycle* const ready = &ready_at_[std::size_t(s) * scan_width_];
+  const Stamp* const ready = &ready_at_[std::size_t(s) * scan_width_];
   const traces::Unit* const unit = &head_unit_[std::size_t(s) * scan_width_];
   UnitPool* const units = pools_of(s);
 
   // S2.1: a warp may issue when its operands are ready, it is not waiting at a barrier, and the
   // unit its instruction needs has room this cycle.
-  const std::uint64_t ready_now = ready_by(ready, scan_width_, now);
+  const std::uint64_t ready_now = ready_by(ready, scan_width_, stamps_.of(now));
   const std::uint64_t runnable = m.active & ~m.at_barrier;
   std::uint64_t eligible = runnable & ready_now;
 
@@ -292,7 +293,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     // Nothing changes for this scheduler before a waiting warp's operands land or a unit that
     // turned a warp away has room again (units only fill up in between), so it sleeps till then.
     const Earliest c = closest(s, runnable & ~ready_now);
-    recheck_at_[s] = unit_busy ? std::min(unit_free, c.ready) : c.ready;
+    recheck_at_[s] = unit_busy ? std::min(unit_free, cycle_of(c)) : cycle_of(c);
     if (c.index < n) likely_next_[s] = c.index;
     set_state(s, unit_busy ? SchedulerState::UnitBusy : stall_reason(s, c), now);
     return false;
@@ -324,9 +325,9 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     if (others != 0) likely_next_[s] = static_cast<std::uint32_t>(__builtin_ctzll(after != 0 ? after : others));
   } else {
     const Earliest c = closest(s, m.active & ~m.at_barrier);
-    recheck_at_[s] = c.ready;
+    recheck_at_[s] = cycle_of(c);
     if (c.index < n) likely_next_[s] = c.index;
-    if (c.ready > now + 1) set_state(s, stall_reason(s, c), now + 1);
+    if (cycle_of(c) > now + 1) set_state(s, stall_reason(s, c), now + 1);
   }
   return true;
 }
@@ -344,6 +345,7 @@ void Sm::prefetch() const {
 }
 
 bool Sm::tick(sim::Cycle now) {
+  if (stamps_.needs_rebase(now)) stamps_.rebase(now, ready_at_);
   while (!retire_queue_.empty()) {
     std::uint32_t b = retire_queue_.back();
     retire_queue_.pop_back();

@@ -87,6 +87,7 @@ class Sm final : public sim::ClockedComponent {
   Earliest closest(std::uint32_t scheduler, std::uint64_t candidates) const {
     return earliest(&ready_at_[std::size_t(scheduler) * scan_width_], scan_width_, candidates);
   }
+  sim::Cycle cycle_of(const Earliest& e) const { return stamps_.cycle(e.ready); }
   SchedulerState stall_reason(std::uint32_t scheduler, const Earliest& c) const;
   void recheck(std::uint32_t slot, sim::Cycle at) {
     sim::Cycle& r = recheck_at_[slot % arch_.schedulers];
@@ -121,10 +122,11 @@ class Sm final : public sim::ClockedComponent {
   const int buffer_depth_;  // 2 when the preset can dual-issue, else 1
 
   const std::uint32_t per_scheduler_;                 // warp slots per scheduler
-  const std::uint32_t scan_width_;                    // per_scheduler_ rounded up to even (warp_scan.hpp)
+  const std::uint32_t scan_width_;                    // per_scheduler_ rounded up to a multiple of 4 (warp_scan.hpp)
   std::vector<Warp> warps_;                           // slot -> warp; slot % schedulers is its scheduler (S1.4)
   std::vector<SchedulerWarps> sched_;                 // scheduler -> masks
-  std::vector<sim::Cycle> ready_at_;                  // [scheduler][index < scan_width_], slot = index * schedulers + scheduler
+  ReadyStamps stamps_;                                // ready cycles <-> the stamps below
+  std::vector<Stamp> ready_at_;                       // [scheduler][index < scan_width_], slot = index * schedulers + scheduler
   std::vector<traces::Unit> head_unit_;               // same layout: unit of the head instruction
   std::vector<std::uint64_t> age_;                    // same layout: dispatch order, for gto
   // scheduler -> first cycle its scan could find something new: after it issues, the next cycle;

@@ -1,6 +1,7 @@
 // The schedulers' scans (warp_scan.hpp) against the plain definitions they implement, on random
-// ready cycles: ties, cycles just below kNever = 2^63 - 1 (the vector code compares signed),
-// kNever itself, every scheduler width a preset uses (Fermi 24, Kepler and Hopper 16, 64 at most).
+// ready stamps: ties, stamps just below kNeverStamp = 2^31 - 1 (the vector code compares signed),
+// kNeverStamp itself, every scheduler width a preset uses (Fermi 24, Kepler and Hopper 16, 64 at
+// most); and the stamps' conversion to and from cycles across a rebase.
 #include <catch2/catch.hpp>
 #include <vector>
 
@@ -8,6 +9,8 @@
 
 using namespace warpsim;
 using models::kNever;
+using models::kNeverStamp;
+using models::Stamp;
 
 TEST_CASE("ready_by and earliest agree with their definitions", "[models][sm]") {
   std::uint64_t state = 99;
@@ -15,16 +18,16 @@ TEST_CASE("ready_by and earliest agree with their definitions", "[models][sm]") 
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return state >> 11;
   };
-  for (std::uint32_t n : {2u, 16u, 24u, 48u, 64u}) {
+  for (std::uint32_t n : {4u, 16u, 24u, 48u, 64u}) {
     for (int trial = 0; trial < 2000; ++trial) {
-      const sim::Cycle base = trial % 3 == 0 ? kNever - 16 : 1000;
-      std::vector<sim::Cycle> ready(n);
-      for (auto& r : ready) r = rnd() % 7 == 0 ? kNever : base + rnd() % 16;  // many ties
-      const sim::Cycle now = base + rnd() % 16;
+      const Stamp base = trial % 3 == 0 ? kNeverStamp - 16 : 1000;
+      std::vector<Stamp> ready(n);
+      for (auto& r : ready) r = rnd() % 7 == 0 ? kNeverStamp : static_cast<Stamp>(base + rnd() % 16);  // many ties
+      const Stamp now = static_cast<Stamp>(base + rnd() % 16);
       const std::uint64_t candidates = rnd() & (n == 64 ? ~0ULL : (1ULL << n) - 1) & (trial % 5 ? ~0ULL : 0);
 
       std::uint64_t expected_ready = 0;
-      models::Earliest expected{n, kNever};
+      models::Earliest expected{n, kNeverStamp};
       for (std::uint32_t i = 0; i < n; ++i) {
         if (ready[i] <= now) expected_ready |= 1ULL << i;
         if ((candidates >> i & 1) && ready[i] < expected.ready) expected = {i, ready[i]};
@@ -36,4 +39,24 @@ TEST_CASE("ready_by and earliest agree with their definitions", "[models][sm]") 
       REQUIRE(got.ready == expected.ready);
     }
   }
+}
+
+TEST_CASE("ready stamps convert cycles exactly and survive a rebase", "[models][sm]") {
+  models::ReadyStamps stamps;
+  const sim::Cycle far = models::ReadyStamps::kRebaseAfter * 5 + 123;
+  REQUIRE(stamps.of(kNever) == kNeverStamp);
+  REQUIRE(stamps.cycle(kNeverStamp) == kNever);
+  REQUIRE(stamps.cycle(stamps.of(700)) == 700);
+  REQUIRE(stamps.needs_rebase(far));
+  // Before the rebase: one stamp in the past, one pending, one never.
+  std::vector<Stamp> held = {stamps.of(500), stamps.of(far + 40), kNeverStamp};
+  REQUIRE(held[1] == kNeverStamp - 1);  // too far ahead of the base: capped
+  held[1] = stamps.of(900);
+  stamps.rebase(far, held);
+  REQUIRE_FALSE(stamps.needs_rebase(far));
+  REQUIRE(held[0] == 0);  // in the past before, still in the past (not after `far`)
+  REQUIRE(stamps.cycle(held[0]) <= far);
+  REQUIRE(held[2] == kNeverStamp);
+  REQUIRE(stamps.cycle(stamps.of(far + 40)) == far + 40);
+  REQUIRE(stamps.of(far + 40) > stamps.of(far));
 }
