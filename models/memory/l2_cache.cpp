@@ -75,19 +75,38 @@ sim::Cycle L2Cache::occupy_slice(std::uint32_t slice, sim::Cycle now) {
 
 sim::Cycle L2Cache::read(std::uint64_t address, sim::Cycle now, L2Hint property, bool& hit) {
   const Where w = locate_memo(address);
-  const sim::Cycle t = occupy_slice(w.slice, now);
-  ++lookups_;
-  ++slice_lookups_[w.slice];
+  sim::Cycle ready[SectorCache::kMaxSectorsPerLine];
+  hit = read_sectors(address - address % line_bytes_, 1u << w.sector, now, property, ready) != 0;
+  return ready[w.sector];
+}
+
+std::uint32_t L2Cache::read_sectors(std::uint64_t line_address, std::uint32_t sectors, sim::Cycle now,
+                                    L2Hint property, sim::Cycle* ready) {
+  Where w = locate_memo(line_address);
+  std::uint32_t slot = kNil, hits = 0;
   bool present = false;
-  const std::uint32_t slot = line_for(w, property, t, present);
-  if (present && cache_.sector_valid(slot, w.sector)) {
-    const sim::Cycle hit_ready = t + hit_latency_, fill_ready = cache_.sector_ready(slot, w.sector);
-    hit = fill_ready <= hit_ready;  // a fill still under way: merged, but counted as a miss
-    if (hit) ++hits_, ++slice_hits_[w.slice];
-    return std::max(hit_ready, fill_ready);
+  for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
+    w.sector = static_cast<std::uint32_t>(__builtin_ctz(bits));
+    const sim::Cycle t = occupy_slice(w.slice, now);
+    ++lookups_;
+    ++slice_lookups_[w.slice];
+    if (slot == kNil) {
+      // The first sector finds or allocates the line and applies the property; for the others
+      // the line is there with that property already (only its LRU stamp would move again, and
+      // LRU order among lines is the same either way).
+      slot = line_for(w, property, t, present);
+    } else {
+      present = true;
+    }
+    if (present && cache_.sector_valid(slot, w.sector)) {
+      const sim::Cycle hit_ready = t + hit_latency_, fill_ready = cache_.sector_ready(slot, w.sector);
+      if (fill_ready <= hit_ready) ++hits, ++hits_, ++slice_hits_[w.slice];  // a fill under way: a miss
+      ready[w.sector] = std::max(hit_ready, fill_ready);
+    } else {
+      ready[w.sector] = fetch(w, slot, t);
+    }
   }
-  hit = false;
-  return fetch(w, slot, t);
+  return hits;
 }
 
 sim::Cycle L2Cache::fetch(const Where& w, std::uint32_t slot, sim::Cycle now) {
@@ -105,28 +124,44 @@ sim::Cycle L2Cache::fetch(const Where& w, std::uint32_t slot, sim::Cycle now) {
 }
 
 sim::Cycle L2Cache::write(std::uint64_t address, sim::Cycle now, L2Hint property, bool partial) {
-  const Where w = locate_memo(address);
-  const sim::Cycle t = occupy_slice(w.slice, now);
-  ++lookups_;
-  ++slice_lookups_[w.slice];
-  ++hits_;  // write-validate: never waits for DRAM (see the header)
-  ++slice_hits_[w.slice];
+  const std::uint32_t sector = locate_memo(address).sector;
+  return write_sectors(address - address % line_bytes_, 1u << sector, partial ? 1u << sector : 0, now, property);
+}
+
+sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sectors, std::uint32_t partial,
+                                  sim::Cycle now, L2Hint property) {
+  Where w = locate_memo(line_address);
+  std::uint32_t slot = kNil;
   bool present = false;
-  const std::uint32_t slot = line_for(w, property, t, present);
-  const bool valid = present && cache_.sector_valid(slot, w.sector);
-  if (partial && fill_partial_writes_ && !valid) {
-    // ECC fill (header): the store merges into the sector when the fill lands; the SM does not
-    // wait for it (the store is acknowledged as usual).
-    fetch(w, slot, t);
-    ++partial_write_fills_;
-  } else {
-    const sim::Cycle pending = valid ? cache_.sector_ready(slot, w.sector) : 0;
-    cache_.fill_sector(slot, w.sector, std::max(pending, t));
+  sim::Cycle acknowledged = now;
+  for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
+    w.sector = static_cast<std::uint32_t>(__builtin_ctz(bits));
+    const sim::Cycle t = occupy_slice(w.slice, now);
+    ++lookups_;
+    ++slice_lookups_[w.slice];
+    ++hits_;  // write-validate: never waits for DRAM (see the header)
+    ++slice_hits_[w.slice];
+    if (slot == kNil) {
+      slot = line_for(w, property, t, present);  // as in read_sectors: once per line
+    } else {
+      present = true;
+    }
+    const bool valid = present && cache_.sector_valid(slot, w.sector);
+    if ((partial >> w.sector & 1u) && fill_partial_writes_ && !valid) {
+      // ECC fill (header): the store merges into the sector when the fill lands; the SM does
+      // not wait for it (the store is acknowledged as usual).
+      fetch(w, slot, t);
+      ++partial_write_fills_;
+    } else {
+      const sim::Cycle pending = valid ? cache_.sector_ready(slot, w.sector) : 0;
+      cache_.fill_sector(slot, w.sector, std::max(pending, t));
+    }
+    const bool was_dirty = cache_.dirty_mask(slot) != 0;
+    cache_.mark_dirty(slot, w.sector);
+    if (!was_dirty) limit_dirty(w.set, slot, t);
+    acknowledged = std::max(acknowledged, t + hit_latency_);
   }
-  const bool was_dirty = cache_.dirty_mask(slot) != 0;
-  cache_.mark_dirty(slot, w.sector);
-  if (!was_dirty) limit_dirty(w.set, slot, t);
-  return t + hit_latency_;
+  return acknowledged;
 }
 
 std::uint32_t L2Cache::line_for(const Where& w, L2Hint property, sim::Cycle now, bool& present) {

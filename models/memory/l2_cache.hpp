@@ -66,6 +66,11 @@ class L2Cache {
   // property of the access. Returns the cycle the data is back at the SM; `hit` says whether the
   // sector was present (or being filled).
   sim::Cycle read(std::uint64_t address, sim::Cycle now, L2Hint property, bool& hit);
+  // Several sectors of one line read by one instruction at `now` (`sectors`: bit s = sector s),
+  // all with the same property: exactly read() once per sector in ascending order, but the line
+  // is located and looked up once. `ready[s]` gets each sector's cycle; returns how many hit.
+  std::uint32_t read_sectors(std::uint64_t line_address, std::uint32_t sectors, sim::Cycle now, L2Hint property,
+                             sim::Cycle* ready);
   // Starts loading the host memory the L2 will touch for `address` (simulator speed only).
   void prefetch(std::uint64_t address) { cache_.prefetch_set(locate_memo(address).set); }
   void prefetch_other(std::uint64_t address) const { cache_.prefetch_set(locate(address).set); }
@@ -74,6 +79,11 @@ class L2Cache {
   // sector; with fill_partial_writes (preset) a sector not yet valid is then filled from DRAM
   // first (see the header comment).
   sim::Cycle write(std::uint64_t address, sim::Cycle now, L2Hint property, bool partial = false);
+  // Several sectors of one line written by one instruction (bit s of `sectors`; `partial`: the
+  // ones only partly written), all with the same property: exactly write() once per sector in
+  // ascending order, with the line looked up once. Returns when the last write is acknowledged.
+  sim::Cycle write_sectors(std::uint64_t line_address, std::uint32_t sectors, std::uint32_t partial, sim::Cycle now,
+                           L2Hint property);
 
   // S4.1: the set-aside in bytes. Shrinking it demotes the least recently used persisting lines.
   void set_set_aside(std::uint64_t bytes);

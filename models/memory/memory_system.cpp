@@ -132,6 +132,10 @@ class GpuMemorySystem final : public MemorySystem {
     return policy_.property(kernel_slot, address, address / arch_.l2_line_bytes);
   }
 
+  std::uint32_t l2_sector_of(std::uint64_t address) const {
+    return static_cast<std::uint32_t>((address % arch_.l2_line_bytes) / arch_.l2_sector_bytes);
+  }
+
   sim::Cycle l2_read(std::uint32_t kernel_slot, std::uint64_t address, sim::Cycle now) {
     bool hit = false;
     return l2_.read(address, now, property(kernel_slot, address), hit);
@@ -158,6 +162,57 @@ class GpuMemorySystem final : public MemorySystem {
     }
     const sim::Cycle ready = l2_read(kernel_slot, address, t);
     cache.fill_sector(slot, sector, ready);
+    return ready;
+  }
+
+  // The sectors sectors_[begin, end), all on one line of `cache`, through it: the same as
+  // sector_through() for each in turn, with the line looked up once and its misses read from L2
+  // together when they share an L2 line and a property.
+  sim::Cycle line_sectors_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint32_t begin,
+                                  std::uint32_t end, sim::Cycle t, LineClass cls) {
+    const std::uint64_t line = sectors_.address[begin] / cache.line_bytes();
+    const std::uint32_t set = cache.default_set(line);
+    counters_.l1_sector_lookups += end - begin;
+    std::uint32_t slot = cache.find(set, line);
+    std::uint32_t missing = 0;  // bit k: sectors_[begin + k] goes to L2
+    sim::Cycle ready = t;
+    if (slot != SectorCache::kNone) {
+      cache.touch(slot);
+      for (std::uint32_t i = begin; i < end; ++i) {
+        const std::uint32_t sector = static_cast<std::uint32_t>((sectors_.address[i] % cache.line_bytes()) / cache.sector_bytes());
+        if (!cache.sector_valid(slot, sector)) {
+          missing |= 1u << (i - begin);
+          continue;
+        }
+        ++counters_.l1_sector_hits;
+        ready = std::max({ready, t + arch_.l1_hit_latency, cache.sector_ready(slot, sector)});
+      }
+    } else {
+      slot = cache.victim(set);
+      cache.install(slot, line, cls);
+      missing = (1u << (end - begin)) - 1;
+    }
+    if (missing == 0) return ready;
+    // One L2 request for the misses when they lie on one L2 line with one property.
+    const std::uint64_t first = sectors_.address[begin + static_cast<std::uint32_t>(__builtin_ctz(missing))];
+    const std::uint64_t l2_line = first / arch_.l2_line_bytes;
+    const L2Hint hint = property(kernel_slot, first);
+    std::uint32_t l2_sectors = 0;
+    bool together = true;
+    for (std::uint32_t bits = missing; bits != 0 && together; bits &= bits - 1) {
+      const std::uint64_t a = sectors_.address[begin + static_cast<std::uint32_t>(__builtin_ctz(bits))];
+      const std::uint32_t bit = 1u << l2_sector_of(a);
+      together = a / arch_.l2_line_bytes == l2_line && !(l2_sectors & bit) && property(kernel_slot, a) == hint;
+      l2_sectors |= bit;
+    }
+    sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
+    if (together) l2_.read_sectors(l2_line * arch_.l2_line_bytes, l2_sectors, t, hint, l2_ready);
+    for (std::uint32_t bits = missing; bits != 0; bits &= bits - 1) {
+      const std::uint64_t a = sectors_.address[begin + static_cast<std::uint32_t>(__builtin_ctz(bits))];
+      const sim::Cycle r = together ? l2_ready[l2_sector_of(a)] : l2_read(kernel_slot, a, t);
+      cache.fill_sector(slot, static_cast<std::uint32_t>((a % cache.line_bytes()) / cache.sector_bytes()), r);
+      ready = std::max(ready, r);
+    }
     return ready;
   }
 
@@ -226,8 +281,11 @@ class GpuMemorySystem final : public MemorySystem {
         SectorCache& cache = path == LoadPath::ReadOnly ? readonly_[sm] : l1_[sm];
         const LineClass cls = inst.cache_op == CacheOp::Streaming ? LineClass::Streaming : LineClass::Normal;
         count_sector_transactions(counters_.gld_transactions, counters_.gld_bytes_moved);
-        for (std::uint32_t i = 0; i < sectors_.count; ++i)
-          ready = std::max(ready, sector_through(cache, kernel_slot, sectors_.address[i], t, cls));
+        for (std::uint32_t i = 0, end = 0; i < sectors_.count; i = end) {
+          const std::uint64_t line = sectors_.address[i] / cache.line_bytes();
+          for (end = i + 1; end < sectors_.count && sectors_.address[end] / cache.line_bytes() == line;) ++end;
+          ready = std::max(ready, line_sectors_through(cache, kernel_slot, i, end, t, cls));
+        }
         break;
       }
       case LoadPath::L2Only: {
@@ -269,9 +327,20 @@ class GpuMemorySystem final : public MemorySystem {
     const sim::Cycle t = occupy_l1(sm, now, passes);
     invalidate_in_l1(sm);
     sim::Cycle ready = t + 1;
-    for (std::uint32_t i = 0; i < sectors_.count; ++i)
-      ready = std::max(ready, l2_.write(sectors_.address[i], t, property(kernel_slot, sectors_.address[i]),
-                                        sectors_.used[i] != kWholeSector));
+    // One L2 request per run of sectors on distinct sectors of one L2 line with one property.
+    for (std::uint32_t i = 0; i < sectors_.count;) {
+      const std::uint64_t line = sectors_.address[i] / arch_.l2_line_bytes;
+      const L2Hint hint = property(kernel_slot, sectors_.address[i]);
+      std::uint32_t sectors = 0, partial = 0;
+      for (; i < sectors_.count; ++i) {
+        const std::uint64_t a = sectors_.address[i];
+        const std::uint32_t bit = 1u << l2_sector_of(a);
+        if (a / arch_.l2_line_bytes != line || (sectors & bit) || property(kernel_slot, a) != hint) break;
+        sectors |= bit;
+        if (sectors_.used[i] != kWholeSector) partial |= bit;
+      }
+      ready = std::max(ready, l2_.write_sectors(line * arch_.l2_line_bytes, sectors, partial, t, hint));
+    }
     return finish(ready, passes);
   }
 
