@@ -112,14 +112,12 @@ std::uint32_t L2Cache::read_sectors(std::uint64_t line_address, std::uint32_t se
 sim::Cycle L2Cache::fetch(const Where& w, std::uint32_t slot, sim::Cycle now) {
   // Fetch the aligned group of sectors DRAM moves at once; sectors already valid keep theirs.
   const std::uint32_t first = w.sector / sectors_per_fetch_ * sectors_per_fetch_;
+  const std::uint32_t group = ((1u << sectors_per_fetch_) - 1) << first;
+  const std::uint32_t missing = (group & ~std::uint32_t{cache_.valid_mask(slot)}) | (1u << w.sector);
   const std::uint64_t line_base = w.line * line_bytes_;
-  std::uint32_t missing = 0;
-  for (std::uint32_t s = first; s < first + sectors_per_fetch_; ++s)
-    if (s == w.sector || !cache_.sector_valid(slot, s)) ++missing;
-  const sim::Cycle ready =
-      dram_.read(line_base + std::uint64_t{first} * sector_bytes_, missing * sector_bytes_, now);
-  for (std::uint32_t s = first; s < first + sectors_per_fetch_; ++s)
-    if (s == w.sector || !cache_.sector_valid(slot, s)) cache_.fill_sector(slot, s, ready);
+  const sim::Cycle ready = dram_.read(line_base + std::uint64_t{first} * sector_bytes_,
+                                      static_cast<std::uint32_t>(__builtin_popcount(missing)) * sector_bytes_, now);
+  cache_.fill_sectors(slot, missing, ready);
   return ready;
 }
 

@@ -97,12 +97,20 @@ class SectorCache {
     const ReadyRef r = ready_ref(slot, sector);
     return epoch_ + ((words_[r.word] >> r.shift) & kReadyMask);
   }
-  void fill_sector(std::uint32_t slot, std::uint32_t sector, sim::Cycle ready) {
-    meta_ref(slot) |= std::uint64_t{1} << (kValidShift + sector);
+  void fill_sector(std::uint32_t slot, std::uint32_t sector, sim::Cycle ready) { fill_sectors(slot, 1u << sector, ready); }
+  // The sectors set in `sectors` (bit s = sector s) become valid, their data arriving at `ready`.
+  void fill_sectors(std::uint32_t slot, std::uint32_t sectors, sim::Cycle ready) {
+    meta_ref(slot) |= std::uint64_t{sectors} << kValidShift;
     if (ready > epoch_ + kReadyMask) rebase(ready);
-    const ReadyRef r = ready_ref(slot, sector);
     const std::uint64_t offset = ready > epoch_ ? ready - epoch_ : 0;
-    words_[r.word] = (words_[r.word] & ~(kReadyMask << r.shift)) | (offset << r.shift);
+    const ReadyRef first = ready_ref(slot, 0);  // the line's fill cycles are consecutive halves
+    const std::size_t half = first.shift / 32;
+    for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
+      const std::size_t h = half + static_cast<std::size_t>(__builtin_ctz(bits));
+      std::uint64_t& word = words_[first.word + h / 2];
+      const unsigned shift = static_cast<unsigned>(h % 2) * 32;
+      word = (word & ~(kReadyMask << shift)) | (offset << shift);
+    }
   }
   void mark_dirty(std::uint32_t slot, std::uint32_t sector) {
     meta_ref(slot) |= std::uint64_t{1} << (kDirtyShift + sector);

@@ -35,3 +35,22 @@ TEST_CASE("sector fill cycles are exact within 2^32 cycles and stay in the past 
   CHECK(cache.sector_ready(a, 0) == late + 12345);
   CHECK(cache.sector_ready(b, 2) == late);
 }
+
+TEST_CASE("filling several sectors at once sets exactly those sectors", "[models][memory]") {
+  // 3 ways of 4 sectors: a line's fill cycles start in the middle of a word for odd ways.
+  SectorCache cache(SectorCacheGeometry{2 * 128 * 3, 128, 32, 3});
+  for (std::uint32_t way = 0; way < 3; ++way) {
+    const std::uint32_t slot = cache.victim(1);
+    cache.install(slot, 1 + 2 * way, LineClass::Normal);
+    cache.fill_sector(slot, 0, 11);
+    cache.fill_sector(slot, 3, 33);
+    cache.fill_sectors(slot, 0b0110, 500 + way);
+    CHECK(cache.valid_mask(slot) == 0b1111);
+    CHECK(cache.sector_ready(slot, 0) == 11);
+    CHECK(cache.sector_ready(slot, 1) == 500 + way);
+    CHECK(cache.sector_ready(slot, 2) == 500 + way);
+    CHECK(cache.sector_ready(slot, 3) == 33);
+  }
+  // The other ways' cycles were not disturbed by the later ones.
+  for (std::uint32_t slot = 3; slot < 6; ++slot) CHECK(cache.sector_ready(slot, 1) == 500 + (slot - 3));
+}
