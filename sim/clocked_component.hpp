@@ -57,12 +57,18 @@ class ClockedComponent : public Component, public EventHandler {
       engine_.schedule(edge, *this, 0);
   }
 
-  void on_event(Time now, std::uint64_t) final {
-    if (now != scheduled_) return;  // stale: superseded by an earlier wake
+  // A tick is due at `now` unless a later wake superseded it; records that it happens.
+  bool begin_tick(Time now) {
+    if (now != scheduled_) return false;  // stale: superseded by an earlier wake
     scheduled_ = kNone;
     ticked_once_ = true;
     last_tick_ = now;
     ++ticks_;
+    return true;
+  }
+
+  void on_event(Time now, std::uint64_t) final {
+    if (!begin_tick(now)) return;
     if (tick(clock_.cycle_at(now))) {
       engine_.note_progress();
       wake();
@@ -72,11 +78,7 @@ class ClockedComponent : public Component, public EventHandler {
   // The group's tick at edge `now` = cycle `cycle`: on_event without converting between times
   // and cycles (a GPU's SMs tick about a million times per simulated millisecond).
   void group_tick(Time now, Cycle cycle) {
-    if (now != scheduled_) return;  // stale: superseded by an earlier wake
-    scheduled_ = kNone;
-    ticked_once_ = true;
-    last_tick_ = now;
-    ++ticks_;
+    if (!begin_tick(now)) return;
     if (tick(cycle)) {
       engine_.note_progress();
       const Time next = now + clock_.period();  // wake(), knowing the next edge is the next cycle

@@ -141,33 +141,22 @@ class GpuMemorySystem final : public MemorySystem {
     return l2_.read(address, now, property(kernel_slot, address), hit);
   }
 
-  // One sector through a sectored cache (Hopper's L1, Kepler's read-only cache); a miss fills
-  // the sector from L2 and records when the fill arrives, so a second miss merges with it.
-  sim::Cycle sector_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint64_t address, sim::Cycle t,
-                            LineClass cls) {
-    const std::uint64_t line = address / cache.line_bytes();
-    const std::uint32_t set = cache.default_set(line);
-    const std::uint32_t sector = static_cast<std::uint32_t>((address % cache.line_bytes()) / cache.sector_bytes());
-    ++counters_.l1_sector_lookups;
-    std::uint32_t slot = cache.find(set, line);
-    if (slot != SectorCache::kNone) {
-      cache.touch(slot);
-      if (cache.sector_valid(slot, sector)) {
-        ++counters_.l1_sector_hits;
-        return std::max<sim::Cycle>(t + arch_.l1_hit_latency, cache.sector_ready(slot, sector));
-      }
-    } else {
-      slot = cache.victim(set);
-      cache.install(slot, line, cls);
+  // All of sectors_ through a sectored cache (Hopper's L1, Kepler's read-only cache), one line at
+  // a time. Returns when the last sector's data is back.
+  sim::Cycle sectors_through(SectorCache& cache, std::uint32_t kernel_slot, sim::Cycle t, LineClass cls) {
+    sim::Cycle ready = t;
+    for (std::uint32_t i = 0, end = 0; i < sectors_.count; i = end) {
+      const std::uint64_t line = sectors_.address[i] / cache.line_bytes();
+      for (end = i + 1; end < sectors_.count && sectors_.address[end] / cache.line_bytes() == line;) ++end;
+      ready = std::max(ready, line_sectors_through(cache, kernel_slot, i, end, t, cls));
     }
-    const sim::Cycle ready = l2_read(kernel_slot, address, t);
-    cache.fill_sector(slot, sector, ready);
     return ready;
   }
 
-  // The sectors sectors_[begin, end), all on one line of `cache`, through it: the same as
-  // sector_through() for each in turn, with the line looked up once and its misses read from L2
-  // together when they share an L2 line and a property.
+  // The sectors sectors_[begin, end), all on one line of `cache`: a sector present there is a hit
+  // (waiting for its fill if that is still under way); the others are read from L2 (one request
+  // when they share an L2 line and a property) and recorded with the cycle their fill arrives, so
+  // a later miss on them merges with it.
   sim::Cycle line_sectors_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint32_t begin,
                                   std::uint32_t end, sim::Cycle t, LineClass cls) {
     const std::uint64_t line = sectors_.address[begin] / cache.line_bytes();
@@ -281,11 +270,7 @@ class GpuMemorySystem final : public MemorySystem {
         SectorCache& cache = path == LoadPath::ReadOnly ? readonly_[sm] : l1_[sm];
         const LineClass cls = inst.cache_op == CacheOp::Streaming ? LineClass::Streaming : LineClass::Normal;
         count_sector_transactions(counters_.gld_transactions, counters_.gld_bytes_moved);
-        for (std::uint32_t i = 0, end = 0; i < sectors_.count; i = end) {
-          const std::uint64_t line = sectors_.address[i] / cache.line_bytes();
-          for (end = i + 1; end < sectors_.count && sectors_.address[end] / cache.line_bytes() == line;) ++end;
-          ready = std::max(ready, line_sectors_through(cache, kernel_slot, i, end, t, cls));
-        }
+        ready = std::max(ready, sectors_through(cache, kernel_slot, t, cls));
         break;
       }
       case LoadPath::L2Only: {
@@ -382,14 +367,14 @@ class GpuMemorySystem final : public MemorySystem {
     const sim::Cycle t = occupy_l1(sm, now, wavefronts);
     sim::Cycle ready = t + 1;
     SectorCache& l1 = l1_[sm];
+    if (inst.mem_op == MemOp::Load && !l1.empty_geometry() && sectored_l1_)
+      return finish(std::max(ready, sectors_through(l1, kNoWindow, t, LineClass::Normal)), wavefronts);
     for (std::uint32_t i = 0; i < sectors_.count; ++i) {
       const std::uint64_t a = sectors_.address[i];
       if (inst.mem_op != MemOp::Load) {
         ready = std::max(ready, l2_.write(a, t, L2Hint::Default));
       } else if (l1.empty_geometry()) {
         ready = std::max(ready, l2_read(kNoWindow, a, t));
-      } else if (sectored_l1_) {
-        ready = std::max(ready, sector_through(l1, kNoWindow, a, t, LineClass::Normal));
       } else {
         ready = std::max(ready, line_through(l1, kNoWindow, a / l1.line_bytes() * l1.line_bytes(), t));
       }

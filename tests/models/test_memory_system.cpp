@@ -141,3 +141,19 @@ TEST_CASE("stats registry carries the memory counters by name", "[memory]") {
   CHECK(r.stats.sum("gpu.l2.slice", ".lookups") == 4);
   CHECK(r.stats.value("gpu.dram.read_bytes") == 128);
 }
+
+TEST_CASE("local loads are cached in L1 on every preset (S3.5): a repeat hits", "[memory]") {
+  for (const char* preset : {"hopper-h100", "kepler-k20x", "fermi-m2070"}) {
+    INFO(preset);
+    Rig r(preset);
+    auto spill = [](int l) { return kBase + 64 + 4u * l; };  // straddles two 128-byte lines
+    const auto first = r.mem->access(0, 0, inst(MemSpace::Local, MemOp::Load, spill), 0);
+    const std::uint64_t hits_before = r.c().l1_sector_hits;
+    const sim::Cycle later = first.ready + 10;
+    const auto again = r.mem->access(0, 0, inst(MemSpace::Local, MemOp::Load, spill), later);
+    CHECK(r.c().l1_sector_hits > hits_before);
+    CHECK(again.ready < later + r.arch.l2_hit_latency);  // served by L1, not L2
+    CHECK(first.ready >= r.arch.l2_hit_latency);        // the first one went past L1
+    CHECK(r.c().gld_requests == 0);
+  }
+}
