@@ -27,13 +27,7 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
       ready_at_(std::size_t(scan_width_) * arch.schedulers, kNeverStamp),
       head_unit_(ready_at_.size(), traces::Unit::Int),
       age_(ready_at_.size()),
-      recheck_at_(arch.schedulers, kNever),
-      rotation_(arch.schedulers, 0),
-      greedy_(arch.schedulers, 0),
-      likely_next_(arch.schedulers, 0),
-      blocks_(arch.max_blocks_per_sm),
-      state_(arch.schedulers, SchedulerState::Idle),
-      state_since_(arch.schedulers, 0) {
+      blocks_(arch.max_blocks_per_sm) {
   if (per_scheduler_ > 64)
     throw sim::InputError(arch.config.setting("sm.max_warps").origin,
                           "at most 64 warps per scheduler are supported (sm.max_warps / sm.schedulers)");
@@ -72,11 +66,12 @@ void Sm::change_resident_warps(int delta, sim::Cycle now) {
 }
 
 void Sm::set_state(std::uint32_t s, SchedulerState state, sim::Cycle now) {
-  if (now > state_since_[s]) {
-    counters_.state_cycles[static_cast<int>(state_[s])] += now - state_since_[s];
-    state_since_[s] = now;
+  Scheduler& sc = sched_[s];
+  if (now > sc.state_since) {
+    counters_.state_cycles[static_cast<int>(sc.state)] += now - sc.state_since;
+    sc.state_since = now;
   }
-  state_[s] = state;
+  sc.state = state;
 }
 
 void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
@@ -121,8 +116,8 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
     w.block_slot = b;
     w.kernel_slot = kernel_slot;
     change_resident_warps(+1, now);
-    masks(slot).active |= bit(slot);
-    masks(slot).at_barrier &= ~bit(slot);
+    scheduler_of(slot).active |= bit(slot);
+    scheduler_of(slot).at_barrier &= ~bit(slot);
     age_[flat(slot)] = warps_launched_++;
     set_head(slot, ready, false, false);
     recheck(slot, std::max(now, ready));
@@ -132,14 +127,14 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
       head_unit_[flat(slot)] = w.front().unit;
   }
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s)
-    if (state_[s] == SchedulerState::Idle) set_state(s, SchedulerState::NoEligible, now);
+    if (sched_[s].state == SchedulerState::Idle) set_state(s, SchedulerState::NoEligible, now);
   if (block.warps_finished == block.warps_total) retire_queue_.push_back(b);
   wake_at(start);
 }
 
 void Sm::retire_warp(std::uint32_t slot, sim::Cycle now) {
   Warp& w = warps_[slot];
-  masks(slot).active &= ~bit(slot);
+  scheduler_of(slot).active &= ~bit(slot);
   w.stream.reset();
   change_resident_warps(-1, now);
   Block& block = blocks_[w.block_slot];
@@ -160,7 +155,7 @@ void Sm::release_barrier_if_complete(Block& block, sim::Cycle now) {
   for (std::uint32_t slot = 0; slot < warps_.size(); ++slot) {
     Warp& w = warps_[slot];
     if (is_active(slot) && w.block_slot == b && is_at_barrier(slot)) {
-      masks(slot).at_barrier &= ~bit(slot);
+      scheduler_of(slot).at_barrier &= ~bit(slot);
       const sim::Cycle ready = std::max(stamps_.cycle(ready_at_[flat(slot)]), now + 1);
       set_head(slot, ready, w.scoreboard.ready_cycle(w.front()) > now + 1, false);
       recheck(slot, now + 1);
@@ -185,7 +180,7 @@ void Sm::issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
     w.scoreboard.write(in, now + arch_.latency[static_cast<int>(in.unit)], false);
   }
   if (in.control == traces::Control::Barrier) {
-    masks(slot_of(w)).at_barrier |= bit(slot_of(w));
+    scheduler_of(slot_of(w)).at_barrier |= bit(slot_of(w));
     w.pop();
     arrive_at_barrier(blocks_[w.block_slot], now);
     return;
@@ -220,14 +215,14 @@ bool Sm::try_dual_issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
 
 void Sm::set_head(std::uint32_t slot, sim::Cycle ready, bool operands_pending, bool waits_on_memory) {
   ready_at_[flat(slot)] = stamps_.of(ready);
-  SchedulerWarps& m = masks(slot);
+  Scheduler& m = scheduler_of(slot);
   const std::uint64_t b = bit(slot);
   m.operands_pending = operands_pending ? m.operands_pending | b : m.operands_pending & ~b;
   m.waits_on_memory = waits_on_memory ? m.waits_on_memory | b : m.waits_on_memory & ~b;
 }
 
 SchedulerState Sm::stall_reason(std::uint32_t s, const Earliest& c) const {
-  const SchedulerWarps& m = sched_[s];
+  const Scheduler& m = sched_[s];
   if (m.active == 0) return SchedulerState::Idle;
   if ((m.active & ~m.at_barrier) == 0) return SchedulerState::Barrier;
   if (c.ready == kNeverStamp) return SchedulerState::NoEligible;
@@ -239,7 +234,7 @@ SchedulerState Sm::stall_reason(std::uint32_t s, const Earliest& c) const {
 
 bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   const std::uint32_t n = per_scheduler_;
-  const SchedulerWarps& m = sched_[s];
+  Scheduler& m = sched_[s];
   const Stamp* const ready = &ready_at_[std::size_t(s) * scan_width_];
   const traces::Unit* const unit = &head_unit_[std::size_t(s) * scan_width_];
   UnitPool* const units = pools_of(s);
@@ -255,7 +250,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   sim::Cycle unit_free = kNever;  // when the first unit that turned an eligible warp away has room
   if (arch_.scheduler_policy == SchedulerPolicy::GreedyThenOldest) {
     // Keep issuing from the last warp while it can; otherwise the oldest that can.
-    const std::uint32_t g = greedy_[s];
+    const std::uint32_t g = m.greedy;
     if ((eligible >> g & 1) && units[static_cast<int>(unit[g])].can_issue(now)) {
       chosen = g;
     } else {
@@ -273,7 +268,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     }
   } else {
     // S2.6: fair rotation — the first eligible warp after the one that issued last.
-    const std::uint32_t start = rotation_[s];
+    const std::uint32_t start = m.rotation;
     std::uint64_t c = eligible;
     while (c != 0) {
       const std::uint64_t after = c >> start << start;  // candidates at or after the rotation point
@@ -293,8 +288,8 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     // Nothing changes for this scheduler before a waiting warp's operands land or a unit that
     // turned a warp away has room again (units only fill up in between), so it sleeps till then.
     const Earliest c = closest(s, runnable & ~ready_now);
-    recheck_at_[s] = unit_busy ? std::min(unit_free, cycle_of(c)) : cycle_of(c);
-    if (c.index < n) likely_next_[s] = c.index;
+    m.recheck_at = unit_busy ? std::min(unit_free, cycle_of(c)) : cycle_of(c);
+    if (c.index < n) m.likely_next = c.index;
     set_state(s, unit_busy ? SchedulerState::UnitBusy : stall_reason(s, c), now);
     return false;
   }
@@ -313,20 +308,20 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     ++counters_.dual_issues;
   }
   advance(w, slot, now);
-  rotation_[s] = chosen + 1 == n ? 0 : chosen + 1;
-  greedy_[s] = chosen;
+  m.rotation = chosen + 1 == n ? 0 : chosen + 1;
+  m.greedy = chosen;
   set_state(s, SchedulerState::Issued, now);
   // Next look: now + 1 if another warp could go; otherwise when the closest warp (this one
   // included) can, and the cycles until then are stalls whose reason is known now.
   if (another_eligible || unit_busy || arch_.scheduler_policy == SchedulerPolicy::GreedyThenOldest) {
-    recheck_at_[s] = now + 1;
+    m.recheck_at = now + 1;
     const std::uint64_t others = eligible & ~(std::uint64_t{1} << chosen);
-    const std::uint64_t after = others >> rotation_[s] << rotation_[s];
-    if (others != 0) likely_next_[s] = static_cast<std::uint32_t>(__builtin_ctzll(after != 0 ? after : others));
+    const std::uint64_t after = others >> m.rotation << m.rotation;
+    if (others != 0) m.likely_next = static_cast<std::uint32_t>(__builtin_ctzll(after != 0 ? after : others));
   } else {
     const Earliest c = closest(s, m.active & ~m.at_barrier);
-    recheck_at_[s] = cycle_of(c);
-    if (c.index < n) likely_next_[s] = c.index;
+    m.recheck_at = cycle_of(c);
+    if (c.index < n) m.likely_next = c.index;
     if (cycle_of(c) > now + 1) set_state(s, stall_reason(s, c), now + 1);
   }
   return true;
@@ -337,7 +332,7 @@ void Sm::prefetch() const {
   // buffer heads and the head index) is what the tick misses on first. 132 SMs tick in turn, so
   // it has usually left the host's caches since this SM last ran.
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s) {
-    const char* w = reinterpret_cast<const char*>(&warps_[slot_of(s, likely_next_[s])]);
+    const char* w = reinterpret_cast<const char*>(&warps_[slot_of(s, sched_[s].likely_next)]);
     __builtin_prefetch(w + offsetof(Warp, buffer));
     __builtin_prefetch(w + offsetof(Warp, buffer) + sizeof(traces::Instruction));
     __builtin_prefetch(w + offsetof(Warp, head));
@@ -364,17 +359,18 @@ bool Sm::tick(sim::Cycle now) {
   bool issued = false;
   const std::uint32_t n = arch_.schedulers;
   for (std::uint32_t k = 0, s = static_cast<std::uint32_t>(now % n); k < n; ++k, s = s + 1 == n ? 0 : s + 1)
-    if (recheck_at_[s] <= now) issued |= issue_from(s, now);
+    if (sched_[s].recheck_at <= now) issued |= issue_from(s, now);
   if (issued || !retire_queue_.empty()) return true;
   // Nothing issued anywhere: sleep until a scheduler could find something.
-  const sim::Cycle next = *std::min_element(recheck_at_.begin(), recheck_at_.end());
+  sim::Cycle next = kNever;
+  for (const Scheduler& scheduler : sched_) next = std::min(next, scheduler.recheck_at);
   if (next != kNever) wake_at(next);
   return false;
 }
 
 void Sm::finish(sim::Cycle end) {
   change_resident_warps(0, end);
-  for (std::uint32_t s = 0; s < arch_.schedulers; ++s) set_state(s, state_[s], end);
+  for (std::uint32_t s = 0; s < arch_.schedulers; ++s) set_state(s, sched_[s].state, end);
 }
 
 std::string Sm::waiting_for() const {

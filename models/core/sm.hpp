@@ -64,14 +64,24 @@ class Sm final : public sim::ClockedComponent {
   bool tick(sim::Cycle now) override;
 
  private:
-  // What a scheduler looks at every cycle, as bit masks over its warps (bit i = warp index i)
-  // and contiguous arrays, kept apart from the large Warp objects: finding an issuable warp is
-  // a branch-free pass over 16 ready cycles and a few word operations (S2.1, S2.6).
-  struct SchedulerWarps {
+  // One warp scheduler: what it looks at every cycle, as bit masks over its warps (bit i = warp
+  // index i) and contiguous arrays (ready_at_ ...), kept apart from the large Warp objects so
+  // that finding an issuable warp is a branch-free pass over 16 ready stamps and a few word
+  // operations (S2.1, S2.6); and where it stands, all in one small block of host memory.
+  struct Scheduler {
     std::uint64_t active = 0;
     std::uint64_t at_barrier = 0;
     std::uint64_t operands_pending = 0;  // ready_at comes from an operand, not launch or a barrier
     std::uint64_t waits_on_memory = 0;   // ... and that operand comes from a load
+    // The first cycle its scan could find something new: after it issues, the next cycle; after
+    // it stalls, when its closest warp's operands land. Until then its state stands and the scan
+    // is skipped; launches and barrier releases pull it earlier.
+    sim::Cycle recheck_at = kNever;
+    sim::Cycle state_since = 0;
+    std::uint32_t rotation = 0;     // next position to look at (S2.6)
+    std::uint32_t greedy = 0;       // last warp issued (gto)
+    std::uint32_t likely_next = 0;  // the warp it will likely issue next (prefetch)
+    SchedulerState state = SchedulerState::Idle;
   };
 
   struct Block {
@@ -90,7 +100,7 @@ class Sm final : public sim::ClockedComponent {
   sim::Cycle cycle_of(const Earliest& e) const { return stamps_.cycle(e.ready); }
   SchedulerState stall_reason(std::uint32_t scheduler, const Earliest& c) const;
   void recheck(std::uint32_t slot, sim::Cycle at) {
-    sim::Cycle& r = recheck_at_[slot % arch_.schedulers];
+    sim::Cycle& r = sched_[slot % arch_.schedulers].recheck_at;
     r = std::min(r, at);
   }
   std::uint32_t slot_of(std::uint32_t scheduler, std::uint32_t index) const { return index * arch_.schedulers + scheduler; }
@@ -98,7 +108,7 @@ class Sm final : public sim::ClockedComponent {
     return std::size_t(slot % arch_.schedulers) * scan_width_ + slot / arch_.schedulers;
   }
   std::uint64_t bit(std::uint32_t slot) const { return std::uint64_t{1} << (slot / arch_.schedulers); }
-  SchedulerWarps& masks(std::uint32_t slot) { return sched_[slot % arch_.schedulers]; }
+  Scheduler& scheduler_of(std::uint32_t slot) { return sched_[slot % arch_.schedulers]; }
   bool is_active(std::uint32_t slot) const { return (sched_[slot % arch_.schedulers].active & bit(slot)) != 0; }
   bool is_at_barrier(std::uint32_t slot) const { return (sched_[slot % arch_.schedulers].at_barrier & bit(slot)) != 0; }
   std::uint32_t slot_of(const Warp& w) const { return static_cast<std::uint32_t>(&w - warps_.data()); }
@@ -124,23 +134,14 @@ class Sm final : public sim::ClockedComponent {
   const std::uint32_t per_scheduler_;                 // warp slots per scheduler
   const std::uint32_t scan_width_;                    // per_scheduler_ rounded up to a multiple of 4 (warp_scan.hpp)
   std::vector<Warp> warps_;                           // slot -> warp; slot % schedulers is its scheduler (S1.4)
-  std::vector<SchedulerWarps> sched_;                 // scheduler -> masks
+  std::vector<Scheduler> sched_;
   ReadyStamps stamps_;                                // ready cycles <-> the stamps below
   std::vector<Stamp> ready_at_;                       // [scheduler][index < scan_width_], slot = index * schedulers + scheduler
   std::vector<traces::Unit> head_unit_;               // same layout: unit of the head instruction
   std::vector<std::uint64_t> age_;                    // same layout: dispatch order, for gto
-  // scheduler -> first cycle its scan could find something new: after it issues, the next cycle;
-  // after it stalls, when its closest warp's operands land. Until then its state stands and the
-  // scan is skipped; launches and barrier releases pull it earlier.
-  std::vector<sim::Cycle> recheck_at_;
-  std::vector<std::uint32_t> rotation_;               // scheduler -> next position to look at (S2.6)
-  std::vector<std::uint32_t> greedy_;                 // scheduler -> last warp issued (gto)
-  std::vector<std::uint32_t> likely_next_;            // scheduler -> the warp it will likely issue next (prefetch)
   std::vector<Block> blocks_;
   std::vector<UnitPool> pools_;                       // [pool group][unit]
   std::vector<std::uint32_t> retire_queue_;           // blocks whose warps all finished at launch
-  std::vector<SchedulerState> state_;
-  std::vector<sim::Cycle> state_since_;
 
   std::uint32_t used_threads_ = 0, used_warps_ = 0, used_blocks_ = 0, used_registers_ = 0, used_shared_ = 0;
   std::uint32_t resident_warps_ = 0;
