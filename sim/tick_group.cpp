@@ -1,6 +1,7 @@
 #include "sim/tick_group.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "sim/clocked_component.hpp"
 
@@ -10,6 +11,9 @@ TickGroup::TickGroup(Engine& engine, ClockDomain clock)
     : engine_(engine), clock_(clock), occupied_(kWheelCycles / 64, 0) {}
 
 std::uint32_t TickGroup::join(ClockedComponent& member) {
+  // Members are marked for the next cycle of the group's clock (ClockedComponent::group_tick).
+  if (member.clock().period() != clock_.period())
+    throw std::invalid_argument(member.path() + ": a tick group's members share its clock");
   members_.push_back(&member);
   words_ = (members_.size() + 63) / 64;
   wheel_.assign(kWheelCycles * words_, 0);
@@ -80,7 +84,8 @@ void TickGroup::on_event(Time now, std::uint64_t) {
   admit_overflow();
   ticking_ = true;
   // Lowest index first. A member may ask for this same edge while the others tick (one that has
-  // not ticked yet, woken by one that has), so the slot is re-read until it is empty.
+  // not ticked yet, woken by one that has); then the slot is read again for the next member, and
+  // otherwise the next member is the one found (and prefetched) before the tick.
   std::uint64_t* slot = slot_words(cycle);
   constexpr std::size_t kNoMember = ~std::size_t{0};
   auto first_due = [&]() {

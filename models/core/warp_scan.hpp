@@ -11,6 +11,8 @@
 // vector code may compare them as signed numbers.
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #if defined(__SSE4_1__)
@@ -33,8 +35,10 @@ struct Earliest {
 
 // Converts between cycles and stamps for one SM. rebase() moves the base up to `now` when the
 // stamps of the present approach 2^30; stamps of cycles before the new base become 0, which is
-// still "in the past" for every later question. A wait longer than 2^30 cycles (half a second
-// of GPU time) is beyond anything modelled; it is capped there.
+// still "in the past" for every later question. A ready cycle must lie less than 2^31 - 1
+// cycles after the base, i.e. more than 2^30 cycles (half a second of GPU time) ahead of the
+// present, before a stamp cannot hold it; no preset comes near, and rather than let such a warp
+// issue early, of() refuses.
 class ReadyStamps {
  public:
   static constexpr sim::Cycle kRebaseAfter = sim::Cycle{1} << 30;
@@ -42,7 +46,10 @@ class ReadyStamps {
   Stamp of(sim::Cycle cycle) const {
     if (cycle == kNever) return kNeverStamp;
     const sim::Cycle after = cycle > base_ ? cycle - base_ : 0;
-    return after < kNeverStamp ? static_cast<Stamp>(after) : kNeverStamp - 1;
+    if (after >= kNeverStamp)
+      throw std::overflow_error("a warp would wait " + std::to_string(after) +
+                                " cycles, beyond the scheduler's 32-bit ready stamps (2^31 - 1)");
+    return static_cast<Stamp>(after);
   }
   sim::Cycle cycle(Stamp stamp) const { return stamp == kNeverStamp ? kNever : base_ + stamp; }
   bool needs_rebase(sim::Cycle now) const { return now - base_ >= kRebaseAfter; }

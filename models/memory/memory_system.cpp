@@ -146,68 +146,80 @@ class GpuMemorySystem final : public MemorySystem {
   sim::Cycle sectors_through(SectorCache& cache, std::uint32_t kernel_slot, sim::Cycle t, LineClass cls) {
     sim::Cycle ready = t;
     for (std::uint32_t i = 0, end = 0; i < sectors_.count; i = end) {
-      const std::uint64_t line = sectors_.address[i] / cache.line_bytes();
-      for (end = i + 1; end < sectors_.count && sectors_.address[end] / cache.line_bytes() == line;) ++end;
+      const std::uint64_t line = cache.line_of(sectors_.address[i]);
+      for (end = i + 1; end < sectors_.count && cache.line_of(sectors_.address[end]) == line;) ++end;
       ready = std::max(ready, line_sectors_through(cache, kernel_slot, i, end, t, cls));
     }
     return ready;
   }
 
-  // The sectors sectors_[begin, end), all on one line of `cache`: a sector present there is a hit
-  // (waiting for its fill if that is still under way); the others are read from L2 (one request
-  // when they share an L2 line and a property) and recorded with the cycle their fill arrives, so
-  // a later miss on them merges with it.
+  // The 32-byte pieces sectors_[begin, end), all on one line of `cache`, in address order. A
+  // piece whose cache sector is present is a hit (waiting for its fill if that is still under
+  // way). The first piece of a missing cache sector reads it from L2 (the misses of the line in
+  // one request when they share an L2 line and a property), and the sector records when its fill
+  // arrives, so later misses merge with it -- including the later pieces of this instruction
+  // that fall in the same cache sector (a sector wider than 32 bytes): they are hits on that fill.
   sim::Cycle line_sectors_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint32_t begin,
                                   std::uint32_t end, sim::Cycle t, LineClass cls) {
-    const std::uint64_t line = sectors_.address[begin] / cache.line_bytes();
+    const std::uint64_t line = cache.line_of(sectors_.address[begin]);
     const std::uint32_t set = cache.default_set(line);
     counters_.l1_sector_lookups += end - begin;
     std::uint32_t slot = cache.find(set, line);
-    std::uint32_t missing = 0;  // bit k: sectors_[begin + k] goes to L2
-    sim::Cycle ready = t;
-    if (slot != SectorCache::kNone) {
+    const bool present = slot != SectorCache::kNone;
+    if (present) {
       cache.touch(slot);
-      for (std::uint32_t i = begin; i < end; ++i) {
-        const std::uint32_t sector = static_cast<std::uint32_t>((sectors_.address[i] % cache.line_bytes()) / cache.sector_bytes());
-        if (!cache.sector_valid(slot, sector)) {
-          missing |= 1u << (i - begin);
-          continue;
-        }
-        ++counters_.l1_sector_hits;
-        ready = std::max({ready, t + arch_.l1_hit_latency, cache.sector_ready(slot, sector)});
-      }
     } else {
       slot = cache.victim(set);
       cache.install(slot, line, cls);
-      missing = (1u << (end - begin)) - 1;
+    }
+    std::uint64_t missing = 0, riding = 0;  // bit k: sectors_[begin + k] reads L2 / hits on such a read
+    std::uint32_t sectors_read = 0;         // bit s: cache sector s is being read from L2
+    sim::Cycle ready = t;
+    for (std::uint32_t i = begin; i < end; ++i) {
+      const std::uint32_t sector = cache.sector_of(sectors_.address[i]);
+      const std::uint64_t piece = std::uint64_t{1} << (i - begin);
+      if (sectors_read >> sector & 1u) {
+        riding |= piece;
+      } else if (present && cache.sector_valid(slot, sector)) {
+        ++counters_.l1_sector_hits;
+        ready = std::max({ready, t + arch_.l1_hit_latency, cache.sector_ready(slot, sector)});
+      } else {
+        missing |= piece;
+        sectors_read |= 1u << sector;
+      }
     }
     if (missing == 0) return ready;
-    // One L2 request for the misses when they lie on one L2 line with one property.
-    const std::uint64_t first = sectors_.address[begin + static_cast<std::uint32_t>(__builtin_ctz(missing))];
-    const std::uint64_t l2_line = first / arch_.l2_line_bytes;
-    const L2Hint hint = property(kernel_slot, first);
+    auto address_of = [&](std::uint64_t bits) { return sectors_.address[begin + static_cast<std::uint32_t>(__builtin_ctzll(bits))]; };
+    // One L2 request for the misses when they lie on distinct sectors of one L2 line with one
+    // property; otherwise one per piece, as each would go on its own.
+    const std::uint64_t l2_line = address_of(missing) / arch_.l2_line_bytes;
+    const L2Hint hint = property(kernel_slot, address_of(missing));
     std::uint32_t l2_sectors = 0;
     bool together = true;
-    for (std::uint32_t bits = missing; bits != 0 && together; bits &= bits - 1) {
-      const std::uint64_t a = sectors_.address[begin + static_cast<std::uint32_t>(__builtin_ctz(bits))];
+    for (std::uint64_t bits = missing; bits != 0 && together; bits &= bits - 1) {
+      const std::uint64_t a = address_of(bits);
       const std::uint32_t bit = 1u << l2_sector_of(a);
       together = a / arch_.l2_line_bytes == l2_line && !(l2_sectors & bit) && property(kernel_slot, a) == hint;
       l2_sectors |= bit;
     }
     sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
     if (together) l2_.read_sectors(l2_line * arch_.l2_line_bytes, l2_sectors, t, hint, l2_ready);
-    for (std::uint32_t bits = missing; bits != 0; bits &= bits - 1) {
-      const std::uint64_t a = sectors_.address[begin + static_cast<std::uint32_t>(__builtin_ctz(bits))];
+    for (std::uint64_t bits = missing; bits != 0; bits &= bits - 1) {
+      const std::uint64_t a = address_of(bits);
       const sim::Cycle r = together ? l2_ready[l2_sector_of(a)] : l2_read(kernel_slot, a, t);
-      cache.fill_sector(slot, static_cast<std::uint32_t>((a % cache.line_bytes()) / cache.sector_bytes()), r);
+      cache.fill_sector(slot, cache.sector_of(a), r);
       ready = std::max(ready, r);
+    }
+    for (std::uint64_t bits = riding; bits != 0; bits &= bits - 1) {
+      ++counters_.l1_sector_hits;
+      ready = std::max({ready, t + arch_.l1_hit_latency, cache.sector_ready(slot, cache.sector_of(address_of(bits)))});
     }
     return ready;
   }
 
   // One 128-byte line through Fermi's L1: a miss fetches all of the line's L2 sectors.
   sim::Cycle line_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint64_t line_address, sim::Cycle t) {
-    const std::uint64_t line = line_address / cache.line_bytes();
+    const std::uint64_t line = cache.line_of(line_address);
     const std::uint32_t set = cache.default_set(line);
     ++counters_.l1_sector_lookups;
     std::uint32_t slot = cache.find(set, line);

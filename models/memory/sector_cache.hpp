@@ -38,6 +38,11 @@ class SectorCache {
   std::uint32_t line_count() const { return sets_ * ways_; }
   bool empty_geometry() const { return sets_ == 0; }
 
+  // The line number of a byte address, and the sector within its line.
+  std::uint64_t line_of(std::uint64_t address) const { return address / line_bytes_; }
+  std::uint32_t sector_of(std::uint64_t address) const {
+    return static_cast<std::uint32_t>(address % line_bytes_ / sector_bytes_);
+  }
   // The set a line number (address / line_bytes) maps to when the caller does not choose.
   std::uint32_t default_set(std::uint64_t line_number) const {
     return static_cast<std::uint32_t>(line_number % sets_);

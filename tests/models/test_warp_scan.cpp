@@ -43,20 +43,26 @@ TEST_CASE("ready_by and earliest agree with their definitions", "[models][sm]") 
 
 TEST_CASE("ready stamps convert cycles exactly and survive a rebase", "[models][sm]") {
   models::ReadyStamps stamps;
-  const sim::Cycle far = models::ReadyStamps::kRebaseAfter * 5 + 123;
   REQUIRE(stamps.of(kNever) == kNeverStamp);
   REQUIRE(stamps.cycle(kNeverStamp) == kNever);
   REQUIRE(stamps.cycle(stamps.of(700)) == 700);
-  REQUIRE(stamps.needs_rebase(far));
-  // Before the rebase: one stamp in the past, one pending, one never.
-  std::vector<Stamp> held = {stamps.of(500), stamps.of(far + 40), kNeverStamp};
-  REQUIRE(held[1] == kNeverStamp - 1);  // too far ahead of the base: capped
-  held[1] = stamps.of(900);
-  stamps.rebase(far, held);
-  REQUIRE_FALSE(stamps.needs_rebase(far));
-  REQUIRE(held[0] == 0);  // in the past before, still in the past (not after `far`)
-  REQUIRE(stamps.cycle(held[0]) <= far);
-  REQUIRE(held[2] == kNeverStamp);
-  REQUIRE(stamps.cycle(stamps.of(far + 40)) == far + 40);
-  REQUIRE(stamps.of(far + 40) > stamps.of(far));
+  const sim::Cycle base = models::ReadyStamps::kRebaseAfter;
+  REQUIRE(stamps.needs_rebase(base));
+  REQUIRE_FALSE(stamps.needs_rebase(base - 1));
+  // Held before the rebase: one cycle in the past, two pending (one of them the new base), never.
+  std::vector<Stamp> held = {stamps.of(500), stamps.of(base + 50), stamps.of(base), kNeverStamp};
+  stamps.rebase(base, held);
+  REQUIRE_FALSE(stamps.needs_rebase(base));
+  REQUIRE(held[0] == 0);       // in the past before, still in the past
+  REQUIRE(held[1] == 50);      // pending: the same cycle, counted from the new base
+  REQUIRE(held[2] == 0);
+  REQUIRE(held[3] == kNeverStamp);
+  REQUIRE(stamps.cycle(held[1]) == base + 50);
+  REQUIRE(stamps.of(base + 50) == held[1]);
+  // The scan agrees: at the new base, the past and the base are ready, the pending one is not.
+  held.resize(4, kNeverStamp);
+  REQUIRE(models::ready_by(held.data(), 4, stamps.of(base)) == 0b0101);
+  REQUIRE(models::ready_by(held.data(), 4, stamps.of(base + 50)) == 0b0111);
+  // A wait a stamp cannot hold is refused, not shortened.
+  REQUIRE_THROWS_AS(stamps.of(base + kNeverStamp), std::overflow_error);
 }

@@ -117,3 +117,11 @@ TEST_CASE("a member woken by another in the same edge ticks in that edge, after 
   engine.run();
   REQUIRE(log == Log{{10, 1}, {10, 0}, {50, 0}});
 }
+
+TEST_CASE("a tick group refuses a member on another clock", "[sim][tick_group]") {
+  Engine engine;
+  TickGroup group(engine, ClockDomain(500));
+  Log log;
+  Planned same(engine, group, ClockDomain(500), 0, {1}, log);
+  REQUIRE_THROWS_AS(Planned(engine, group, ClockDomain(400), 1, {1}, log), std::invalid_argument);
+}
