@@ -134,9 +134,11 @@ class Sm final : public sim::ClockedComponent {
   const std::uint32_t per_scheduler_;                 // warp slots per scheduler
   const std::uint32_t scan_width_;                    // per_scheduler_ rounded up to a multiple of 4 (warp_scan.hpp)
   std::vector<Warp> warps_;                           // slot -> warp; slot % schedulers is its scheduler (S1.4)
-  std::vector<Scheduler> sched_;
+  std::vector<Scheduler> sched_;                      // scheduler -> its masks and standing
   ReadyStamps stamps_;                                // ready cycles <-> the stamps below
-  std::vector<Stamp> ready_at_;                       // [scheduler][index < scan_width_], slot = index * schedulers + scheduler
+  // When each warp's head instruction may issue, as a stamp: [scheduler][index < scan_width_],
+  // slot = index * schedulers + scheduler.
+  std::vector<Stamp> ready_at_;
   std::vector<traces::Unit> head_unit_;               // same layout: unit of the head instruction
   std::vector<std::uint64_t> age_;                    // same layout: dispatch order, for gto
   std::vector<Block> blocks_;

@@ -189,7 +189,9 @@ class GpuMemorySystem final : public MemorySystem {
       }
     }
     if (missing == 0) return ready;
-    auto address_of = [&](std::uint64_t bits) { return sectors_.address[begin + static_cast<std::uint32_t>(__builtin_ctzll(bits))]; };
+    auto address_of = [&](std::uint64_t bits) {  // the piece of the lowest bit set
+      return sectors_.address[begin + static_cast<std::uint32_t>(__builtin_ctzll(bits))];
+    };
     // One L2 request for the misses when they lie on distinct sectors of one L2 line with one
     // property; otherwise one per piece, as each would go on its own.
     const std::uint64_t l2_line = address_of(missing) / arch_.l2_line_bytes;

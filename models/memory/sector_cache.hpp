@@ -102,7 +102,9 @@ class SectorCache {
     const ReadyRef r = ready_ref(slot, sector);
     return epoch_ + ((words_[r.word] >> r.shift) & kReadyMask);
   }
-  void fill_sector(std::uint32_t slot, std::uint32_t sector, sim::Cycle ready) { fill_sectors(slot, 1u << sector, ready); }
+  void fill_sector(std::uint32_t slot, std::uint32_t sector, sim::Cycle ready) {
+    fill_sectors(slot, 1u << sector, ready);
+  }
   // The sectors set in `sectors` (bit s = sector s) become valid, their data arriving at `ready`.
   void fill_sectors(std::uint32_t slot, std::uint32_t sectors, sim::Cycle ready) {
     meta_ref(slot) |= std::uint64_t{sectors} << kValidShift;
