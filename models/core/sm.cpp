@@ -95,14 +95,13 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
   std::uint64_t launched = 0;
   for (auto& stream : streams) {
     // Spread the block's warps over the schedulers, as consecutive warp ids are (S1.4).
+    // The first free index of the first scheduler, from the next one in turn, that has one.
+    const std::uint64_t indices = per_scheduler_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << per_scheduler_) - 1;
     std::uint32_t slot = std::numeric_limits<std::uint32_t>::max();
     for (std::uint32_t tries = 0; tries < arch_.schedulers && slot == std::numeric_limits<std::uint32_t>::max(); ++tries) {
       const std::uint32_t s = (next_scheduler_ + tries) % arch_.schedulers;
-      for (std::uint32_t i = 0; i < per_scheduler_; ++i)
-        if (!is_active(slot_of(s, i))) {
-          slot = slot_of(s, i);
-          break;
-        }
+      const std::uint64_t free = ~sched_[s].active & indices;
+      if (free != 0) slot = slot_of(s, static_cast<std::uint32_t>(__builtin_ctzll(free)));
     }
     next_scheduler_ = (next_scheduler_ + 1) % arch_.schedulers;
     Warp& w = warps_[slot];
