@@ -92,15 +92,15 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
 
   const sim::Cycle now = now_cycle();
   if (stamps_.needs_rebase(now)) stamps_.rebase(now, ready_at_);
+  const std::uint64_t indices = per_scheduler_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << per_scheduler_) - 1;
   std::uint64_t launched = 0;
   for (auto& stream : streams) {
-    // Spread the block's warps over the schedulers, as consecutive warp ids are (S1.4).
-    // The first free index of the first scheduler, from the next one in turn, that has one.
-    const std::uint64_t indices = per_scheduler_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << per_scheduler_) - 1;
+    // Spread the block's warps over the schedulers, as consecutive warp ids are (S1.4): the first
+    // free index of the first scheduler, from the next one in turn, that has one.
     std::uint32_t slot = std::numeric_limits<std::uint32_t>::max();
     for (std::uint32_t tries = 0; tries < arch_.schedulers && slot == std::numeric_limits<std::uint32_t>::max(); ++tries) {
       const std::uint32_t s = (next_scheduler_ + tries) % arch_.schedulers;
-      const std::uint64_t free = ~sched_[s].active & indices;
+      const std::uint64_t free = ~sched_[s].active & indices;  // indices: every warp index
       if (free != 0) slot = slot_of(s, static_cast<std::uint32_t>(__builtin_ctzll(free)));
     }
     next_scheduler_ = (next_scheduler_ + 1) % arch_.schedulers;
@@ -270,8 +270,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     const std::uint32_t start = m.rotation;
     std::uint64_t c = eligible;
     while (c != 0) {
-      const std::uint64_t after = c >> start << start;  // candidates at or after the rotation point
-      const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctzll(after != 0 ? after : c));
+      const std::uint32_t i = first_in_rotation(c, start);
       UnitPool& u = units[static_cast<int>(unit[i])];
       if (u.can_issue(now)) {
         chosen = i;
@@ -315,8 +314,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   if (another_eligible || unit_busy || arch_.scheduler_policy == SchedulerPolicy::GreedyThenOldest) {
     m.recheck_at = now + 1;
     const std::uint64_t others = eligible & ~(std::uint64_t{1} << chosen);
-    const std::uint64_t after = others >> m.rotation << m.rotation;
-    if (others != 0) m.likely_next = static_cast<std::uint32_t>(__builtin_ctzll(after != 0 ? after : others));
+    if (others != 0) m.likely_next = first_in_rotation(others, m.rotation);
   } else {
     const Earliest c = closest(s, m.active & ~m.at_barrier);
     m.recheck_at = cycle_of(c);

@@ -99,8 +99,14 @@ class Sm final : public sim::ClockedComponent {
   }
   sim::Cycle cycle_of(const Earliest& e) const { return stamps_.cycle(e.ready); }
   SchedulerState stall_reason(std::uint32_t scheduler, const Earliest& c) const;
+  // S2.6's rotation: the lowest index set in `candidates` (not 0) at or after `start`, else the
+  // lowest set at all (the search wraps around).
+  static std::uint32_t first_in_rotation(std::uint64_t candidates, std::uint32_t start) {
+    const std::uint64_t after = candidates >> start << start;
+    return static_cast<std::uint32_t>(__builtin_ctzll(after != 0 ? after : candidates));
+  }
   void recheck(std::uint32_t slot, sim::Cycle at) {
-    sim::Cycle& r = sched_[slot % arch_.schedulers].recheck_at;
+    sim::Cycle& r = scheduler_of(slot).recheck_at;
     r = std::min(r, at);
   }
   std::uint32_t slot_of(std::uint32_t scheduler, std::uint32_t index) const { return index * arch_.schedulers + scheduler; }
@@ -109,8 +115,9 @@ class Sm final : public sim::ClockedComponent {
   }
   std::uint64_t bit(std::uint32_t slot) const { return std::uint64_t{1} << (slot / arch_.schedulers); }
   Scheduler& scheduler_of(std::uint32_t slot) { return sched_[slot % arch_.schedulers]; }
-  bool is_active(std::uint32_t slot) const { return (sched_[slot % arch_.schedulers].active & bit(slot)) != 0; }
-  bool is_at_barrier(std::uint32_t slot) const { return (sched_[slot % arch_.schedulers].at_barrier & bit(slot)) != 0; }
+  const Scheduler& scheduler_of(std::uint32_t slot) const { return sched_[slot % arch_.schedulers]; }
+  bool is_active(std::uint32_t slot) const { return (scheduler_of(slot).active & bit(slot)) != 0; }
+  bool is_at_barrier(std::uint32_t slot) const { return (scheduler_of(slot).at_barrier & bit(slot)) != 0; }
   std::uint32_t slot_of(const Warp& w) const { return static_cast<std::uint32_t>(&w - warps_.data()); }
   // Head instruction changed or became ready at `ready`: refresh what the scheduler scans.
   void set_head(std::uint32_t slot, sim::Cycle ready, bool operands_pending, bool waits_on_memory);
