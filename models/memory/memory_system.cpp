@@ -249,7 +249,7 @@ class GpuMemorySystem final : public MemorySystem {
       const std::uint64_t line = sectors_.address[i] / kLsuLineBytes;
       if (line == last) continue;
       last = line;
-      if (l1 != nullptr && !l1->empty_geometry()) l1->prefetch_set(l1->default_set(sectors_.address[i] / l1->line_bytes()));
+      if (l1 != nullptr && !l1->empty_geometry()) l1->prefetch_set(l1->default_set(l1->line_of(sectors_.address[i])));
       l2_.prefetch(sectors_.address[i]);
     }
     // And the L2 set of the line after the last one: neighbouring warps of streaming kernels
@@ -348,7 +348,7 @@ class GpuMemorySystem final : public MemorySystem {
     if (l1.empty_geometry()) return;
     std::uint64_t last = ~std::uint64_t{0};
     for (std::uint32_t i = 0; i < sectors_.count; ++i) {
-      const std::uint64_t line = sectors_.address[i] / l1.line_bytes();
+      const std::uint64_t line = l1.line_of(sectors_.address[i]);
       if (line == last) continue;
       last = line;
       const std::uint32_t slot = l1.find(l1.default_set(line), line);
@@ -390,7 +390,7 @@ class GpuMemorySystem final : public MemorySystem {
       } else if (l1.empty_geometry()) {
         ready = std::max(ready, l2_read(kNoWindow, a, t));
       } else {
-        ready = std::max(ready, line_through(l1, kNoWindow, a / l1.line_bytes() * l1.line_bytes(), t));
+        ready = std::max(ready, line_through(l1, kNoWindow, l1.line_of(a) * l1.line_bytes(), t));
       }
     }
     return finish(ready, wavefronts);
