@@ -21,6 +21,8 @@ std::uint32_t GigaThread::launch(std::unique_ptr<traces::KernelSource> source) {
   run->total_blocks = run->info.grid.count();
   run->start = now_cycle();
   run->end = run->start;
+  run->may_fit.assign((sms_.size() + 63) / 64, 0);
+  for (std::uint32_t sm = 0; sm < sms_.size(); ++sm) run->may_fit[sm / 64] |= std::uint64_t{1} << (sm % 64);
   kernels_.push_back(std::move(run));
   wake();
   return static_cast<std::uint32_t>(kernels_.size() - 1);
@@ -43,9 +45,12 @@ bool GigaThread::tick(sim::Cycle now) {
     KernelRun& k = *kernels_[slot];
     if (k.next_block == k.total_blocks) continue;
     // Round-robin over SMs, starting after the one that got the last block.
-    for (std::uint32_t i = 0; i < sms_.size(); ++i) {
-      std::uint32_t sm = (next_sm_ + i) % sms_.size();
-      if (!sms_[sm]->fits(k.footprint)) continue;
+    for (std::uint32_t sm = next_candidate(k.may_fit, next_sm_); sm < sms_.size();
+         sm = next_candidate(k.may_fit, sm)) {
+      if (!sms_[sm]->fits(k.footprint)) {
+        k.may_fit[sm / 64] &= ~(std::uint64_t{1} << (sm % 64));
+        continue;
+      }
       auto warps = k.source->open_block(k.next_block++);
       sms_[sm]->launch_block(slot, k.footprint, std::move(warps), now + arch_.block_start_latency_cycles);
       next_sm_ = (sm + 1) % sms_.size();
@@ -60,8 +65,23 @@ bool GigaThread::tick(sim::Cycle now) {
   return false;  // nothing fits: sleep until a block retires
 }
 
-void GigaThread::on_block_retired(std::uint32_t, std::uint32_t kernel_slot, sim::Cycle now,
+std::uint32_t GigaThread::next_candidate(const std::vector<std::uint64_t>& bits, std::uint32_t from) const {
+  const std::uint32_t n = static_cast<std::uint32_t>(sms_.size());
+  auto first_at_or_after = [&](std::uint32_t start) -> std::uint32_t {
+    for (std::uint32_t w = start / 64; w < bits.size(); ++w) {
+      std::uint64_t word = bits[w];
+      if (w == start / 64) word &= ~std::uint64_t{0} << (start % 64);
+      if (word != 0) return w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(word));
+    }
+    return n;
+  };
+  const std::uint32_t found = first_at_or_after(from);
+  return found < n ? found : first_at_or_after(0);  // wrap around; n when no bit is set
+}
+
+void GigaThread::on_block_retired(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now,
                                   sim::Cycle last_memory_ready) {
+  for (auto& run : kernels_) run->may_fit[sm / 64] |= std::uint64_t{1} << (sm % 64);
   KernelRun& k = *kernels_[kernel_slot];
   ++k.retired_blocks;
   k.last_memory_ready = std::max(k.last_memory_ready, last_memory_ready);

@@ -21,6 +21,10 @@ struct KernelRun {
   BlockFootprint footprint;
   std::uint64_t total_blocks = 0, next_block = 0, retired_blocks = 0;
   sim::Cycle start = 0, end = 0, last_memory_ready = 0;
+  // Bit per SM: not known to be too full for this kernel's block. A failed fit clears it and
+  // only a block retiring on that SM sets it again (launches only take resources away), so
+  // dispatch skips the full SMs without asking each one.
+  std::vector<std::uint64_t> may_fit;
   bool done() const { return retired_blocks == total_blocks; }
 };
 
@@ -45,6 +49,9 @@ class GigaThread final : public sim::ClockedComponent, public BlockRetireListene
   bool tick(sim::Cycle now) override;
 
  private:
+  // The first SM at or after `from` in round-robin order whose bit is set, or sms_.size().
+  std::uint32_t next_candidate(const std::vector<std::uint64_t>& bits, std::uint32_t from) const;
+
   const Arch& arch_;
   std::vector<std::unique_ptr<Sm>>& sms_;
   std::vector<std::unique_ptr<KernelRun>> kernels_;
