@@ -69,6 +69,11 @@ class ProgramKernel : public traces::KernelSource {
     info_.registers_per_thread = 16;
   }
   const traces::KernelInfo& info() const override { return info_; }
+  // Launches go to this CUDA stream (kernels of different streams may run at once).
+  ProgramKernel& on_stream(std::uint64_t stream) {
+    info_.stream_id = stream;
+    return *this;
+  }
   std::vector<std::unique_ptr<traces::WarpStream>> open_block(std::uint64_t block) override {
     std::vector<std::unique_ptr<traces::WarpStream>> warps;
     for (std::uint32_t w = 0; w < info_.warps_per_block(); ++w)
