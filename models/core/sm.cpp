@@ -43,7 +43,7 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
   stats.add(p + "dual_issues", counters_.dual_issues, "cycles", "scheduler-cycles that issued two instructions");
   stats.add(p + "issue_cycles", counters_.issue_events, "cycles", "scheduler-cycles that issued");
   stats.add(p + "active_cycles", counters_.active_cycles, "cycles", "cycles with a resident warp");
-  stats.add(p + "warp_cycles", counters_.warp_cycles, "warp-cycles", "resident warps summed over cycles");
+  stats.add(p + "warp_cycles", counters_.warp_cycles, "warp-cycles", "active warps (from their start to their exit) summed over cycles");
   stats.add(p + "blocks", counters_.blocks, "blocks", "thread blocks completed");
   for (int s = 1; s < kSchedulerStateCount; ++s)
     stats.add(p + std::string(state_metric(SchedulerState(s))), counters_.state_cycles[s], "cycles",
@@ -58,7 +58,6 @@ bool Sm::fits(const BlockFootprint& f) const {
 
 void Sm::change_resident_warps(int delta, sim::Cycle now) {
   if (now > occupancy_since_) {
-    counters_.warp_cycles += std::uint64_t(resident_warps_) * (now - occupancy_since_);
     if (resident_warps_ > 0) counters_.active_cycles += now - occupancy_since_;
     occupancy_since_ = now;
   }
@@ -112,6 +111,7 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
     w.scoreboard.reset();
     // Warps of a block start one after another (dispatch.csv: a 32-warp block costs ~600 cycles).
     const sim::Cycle ready = start + std::uint64_t(arch_.warp_launch_interval_cycles) * launched++;
+    w.started = ready;
     w.block_slot = b;
     w.kernel_slot = kernel_slot;
     change_resident_warps(+1, now);
@@ -136,6 +136,7 @@ void Sm::retire_warp(std::uint32_t slot, sim::Cycle now) {
   scheduler_of(slot).active &= ~bit(slot);
   w.stream.reset();
   change_resident_warps(-1, now);
+  if (now > w.started) counters_.warp_cycles += now - w.started;
   Block& block = blocks_[w.block_slot];
   ++block.warps_finished;
   release_barrier_if_complete(block, now);  // the warps still running may all be waiting
@@ -367,6 +368,8 @@ bool Sm::tick(sim::Cycle now) {
 
 void Sm::finish(sim::Cycle end) {
   change_resident_warps(0, end);
+  for (std::uint32_t slot = 0; slot < warps_.size(); ++slot)
+    if (is_active(slot) && end > warps_[slot].started) counters_.warp_cycles += end - warps_[slot].started;
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s) set_state(s, sched_[s].state, end);
 }
 

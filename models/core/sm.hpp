@@ -36,7 +36,11 @@ struct SmCounters {
   std::uint64_t issue_events = 0;  // scheduler-cycles that issued one or two instructions
   std::uint64_t dual_issues = 0;   // of those, the ones that issued two (S2.3)
   std::uint64_t state_cycles[kSchedulerStateCount] = {};
-  std::uint64_t warp_cycles = 0;    // sum over cycles of resident warps (achieved occupancy)
+  // Sum over cycles of active warps (achieved occupancy). A warp is active from the cycle it starts
+  // (its place in the block's launch sequence) until it exits, not while the block waits to start:
+  // Nsight's definition, "a warp is considered active from the time its threads begin executing to
+  // the time when all threads in the warp have exited" (Nsight VSE, Achieved Occupancy).
+  std::uint64_t warp_cycles = 0;
   std::uint64_t active_cycles = 0;  // cycles with at least one resident warp
   std::uint64_t blocks = 0;         // blocks run to completion
 };

@@ -19,6 +19,7 @@ struct Warp {
   Scoreboard scoreboard;
   std::uint32_t block_slot = 0;
   std::uint32_t kernel_slot = 0;
+  sim::Cycle started = 0;  // the cycle it may first issue: active (occupancy) from then on
   // Whether it is resident, at a barrier, when it may issue and how old it is are the SM's
   // per-scheduler masks and arrays (sm.hpp), the one place the schedulers read them from.
 
