@@ -188,6 +188,21 @@ TEST_CASE("occupancy limits how many blocks run at once", "[models][sm]") {
   CHECK(double(sixteen.totals.warp_cycles) / double(sixteen.totals.active_cycles) == Approx(8.0).epsilon(0.02));
 }
 
+TEST_CASE("achieved occupancy counts a warp from its own start, not from its block's dispatch", "[models][sm]") {
+  // Nsight: "a warp is considered active from the time its threads begin executing to the time
+  // when all threads in the warp have exited". A 1024-thread block's 32 warps start 15 cycles
+  // apart, each runs the same latency-bound 100-link chain (8 warps a scheduler never compete
+  // for issue), so each lives as long as a lone warp does: 32 lone lifetimes in all. Counting
+  // them from the block's dispatch would add the launch wait, 15 x (0 + 1 + ... + 31) = 7,440
+  // warp-cycles (~23% more).
+  const std::vector<std::string> staggered = {"dispatch.warp_launch_interval_cycles=15"};
+  Outcome lone = run_on("kepler-k20x", 1, 32, dependent_chain(100), staggered);
+  Outcome block = run_on("kepler-k20x", 1, 1024, dependent_chain(100), staggered);
+  CHECK(double(lone.totals.warp_cycles) == Approx(double(lone.totals.cycles)).margin(1));  // retiring takes a cycle
+  CHECK(block.totals.cycles == Approx(lone.totals.cycles + 31 * 15).margin(10));
+  CHECK(double(block.totals.warp_cycles) == Approx(32.0 * double(lone.totals.warp_cycles)).epsilon(0.01));
+}
+
 TEST_CASE("concurrent kernels: a block that did not fit is dispatched when another kernel's block retires",
           "[models][sm]") {
   // Two SMs of 2048 threads each; 1024-thread blocks, two to an SM, each warp a 100-link FP32
