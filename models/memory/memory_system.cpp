@@ -141,6 +141,26 @@ class GpuMemorySystem final : public MemorySystem {
     return l2_.read(address, now, property(kernel_slot, address), hit);
   }
 
+  // How an instruction's 32-byte pieces (address(k) for k < n, in address order) go to L2: as few
+  // requests as the hardware makes, each a maximal run of pieces on distinct sectors of one L2
+  // line with one property. Calls request(first, last, line_address, sector_bits, property) for
+  // pieces [first, last) of each, in order.
+  template <class AddressOf, class Request>
+  void for_each_l2_request(std::uint32_t kernel_slot, std::uint32_t n, AddressOf address, Request request) const {
+    for (std::uint32_t first = 0, last = 0; first < n; first = last) {
+      const std::uint64_t line = address(first) / arch_.l2_line_bytes;
+      const L2Hint hint = property(kernel_slot, address(first));
+      std::uint32_t sectors = 0;
+      for (last = first; last < n; ++last) {
+        const std::uint64_t a = address(last);
+        const std::uint32_t bit = 1u << l2_sector_of(a);
+        if (a / arch_.l2_line_bytes != line || (sectors & bit) || property(kernel_slot, a) != hint) break;
+        sectors |= bit;
+      }
+      request(first, last, line * arch_.l2_line_bytes, sectors, hint);
+    }
+  }
+
   // All of sectors_ through a sectored cache (Hopper's L1, Kepler's read-only cache), one line at
   // a time. Returns when the last sector's data is back.
   sim::Cycle sectors_through(SectorCache& cache, std::uint32_t kernel_slot, sim::Cycle t, LineClass cls) {
@@ -156,7 +176,7 @@ class GpuMemorySystem final : public MemorySystem {
   // The 32-byte pieces sectors_[begin, end), all on one line of `cache`, in address order. A
   // piece whose cache sector is present is a hit (waiting for its fill if that is still under
   // way). The first piece of a missing cache sector reads it from L2 (the misses of the line in
-  // one request when they share an L2 line and a property), and the sector records when its fill
+  // as few requests as for_each_l2_request makes), and the sector records when its fill
   // arrives, so later misses merge with it -- including the later pieces of this instruction
   // that fall in the same cache sector (a sector wider than 32 bytes): they are hits on that fill.
   sim::Cycle line_sectors_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint32_t begin,
@@ -192,26 +212,20 @@ class GpuMemorySystem final : public MemorySystem {
     auto address_of = [&](std::uint64_t bits) {  // the piece of the lowest bit set
       return sectors_.address[begin + static_cast<std::uint32_t>(__builtin_ctzll(bits))];
     };
-    // One L2 request for the misses when they lie on distinct sectors of one L2 line with one
-    // property; otherwise one per piece, as each would go on its own.
-    const std::uint64_t l2_line = address_of(missing) / arch_.l2_line_bytes;
-    const L2Hint hint = property(kernel_slot, address_of(missing));
-    std::uint32_t l2_sectors = 0;
-    bool together = true;
-    for (std::uint64_t bits = missing; bits != 0 && together; bits &= bits - 1) {
-      const std::uint64_t a = address_of(bits);
-      const std::uint32_t bit = 1u << l2_sector_of(a);
-      together = a / arch_.l2_line_bytes == l2_line && !(l2_sectors & bit) && property(kernel_slot, a) == hint;
-      l2_sectors |= bit;
-    }
-    sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
-    if (together) l2_.read_sectors(l2_line * arch_.l2_line_bytes, l2_sectors, t, hint, l2_ready);
-    for (std::uint64_t bits = missing; bits != 0; bits &= bits - 1) {
-      const std::uint64_t a = address_of(bits);
-      const sim::Cycle r = together ? l2_ready[l2_sector_of(a)] : l2_read(kernel_slot, a, t);
-      cache.fill_sector(slot, cache.sector_of(a), r);
-      ready = std::max(ready, r);
-    }
+    std::uint32_t miss[kMaxPiecesPerLine], misses = 0;  // the missing pieces, in address order
+    for (std::uint64_t bits = missing; bits != 0; bits &= bits - 1)
+      miss[misses++] = begin + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+    for_each_l2_request(
+        kernel_slot, misses, [&](std::uint32_t k) { return sectors_.address[miss[k]]; },
+        [&](std::uint32_t first, std::uint32_t last, std::uint64_t line_address, std::uint32_t sectors, L2Hint hint) {
+          sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
+          l2_.read_sectors(line_address, sectors, t, hint, l2_ready);
+          for (std::uint32_t k = first; k < last; ++k) {
+            const std::uint64_t a = sectors_.address[miss[k]];
+            cache.fill_sector(slot, cache.sector_of(a), l2_ready[l2_sector_of(a)]);
+            ready = std::max(ready, l2_ready[l2_sector_of(a)]);
+          }
+        });
     for (std::uint64_t bits = riding; bits != 0; bits &= bits - 1) {
       ++counters_.l1_sector_hits;
       ready = std::max({ready, t + arch_.l1_hit_latency, cache.sector_ready(slot, cache.sector_of(address_of(bits)))});
@@ -326,20 +340,14 @@ class GpuMemorySystem final : public MemorySystem {
     const sim::Cycle t = occupy_l1(sm, now, passes);
     invalidate_in_l1(sm);
     sim::Cycle ready = t + 1;
-    // One L2 request per run of sectors on distinct sectors of one L2 line with one property.
-    for (std::uint32_t i = 0; i < sectors_.count;) {
-      const std::uint64_t line = sectors_.address[i] / arch_.l2_line_bytes;
-      const L2Hint hint = property(kernel_slot, sectors_.address[i]);
-      std::uint32_t sectors = 0, partial = 0;
-      for (; i < sectors_.count; ++i) {
-        const std::uint64_t a = sectors_.address[i];
-        const std::uint32_t bit = 1u << l2_sector_of(a);
-        if (a / arch_.l2_line_bytes != line || (sectors & bit) || property(kernel_slot, a) != hint) break;
-        sectors |= bit;
-        if (sectors_.used[i] != kWholeSector) partial |= bit;
-      }
-      ready = std::max(ready, l2_.write_sectors(line * arch_.l2_line_bytes, sectors, partial, t, hint));
-    }
+    for_each_l2_request(
+        kernel_slot, sectors_.count, [&](std::uint32_t k) { return sectors_.address[k]; },
+        [&](std::uint32_t first, std::uint32_t last, std::uint64_t line_address, std::uint32_t sectors, L2Hint hint) {
+          std::uint32_t partial = 0;  // the sectors only partly written
+          for (std::uint32_t k = first; k < last; ++k)
+            if (sectors_.used[k] != kWholeSector) partial |= 1u << l2_sector_of(sectors_.address[k]);
+          ready = std::max(ready, l2_.write_sectors(line_address, sectors, partial, t, hint));
+        });
     return finish(ready, passes);
   }
 
@@ -461,6 +469,7 @@ class GpuMemorySystem final : public MemorySystem {
   }
 
   static constexpr std::uint32_t kLsuLineBytes = 128;
+  static constexpr std::uint32_t kMaxPiecesPerLine = 64;  // 32-byte pieces of one cache line (64-bit masks)
   static constexpr std::uint32_t kWholeSector = 0xffffffffu;  // SectorSet::used: all 32 bytes
   static constexpr std::uint32_t kNoWindow = 0xffffffffu;  // local memory: never in a window
 

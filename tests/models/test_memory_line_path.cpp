@@ -4,7 +4,8 @@
 // allocate the line, read the piece from L2 and record the sector's fill. The reference below is
 // that per-sector path, built from the same parts (SectorCache, L2Cache, DramSystem); random
 // loads go through both on small caches, including geometries where batching is delicate:
-// cache sectors wider than a piece, and L2 sectors wider than a piece.
+// cache sectors wider than a piece, L2 sectors wider than a piece, and an access-policy window
+// whose edges fall inside lines (one line's pieces with different properties).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "models/memory/dram_channel.hpp"
 #include "models/memory/l2_cache.hpp"
 #include "models/memory/memory_system.hpp"
+#include "models/memory/persistence_policy.hpp"
 #include "models/memory/sector_cache.hpp"
 #include "sim/rng.hpp"
 #include "sim/stats.hpp"
@@ -30,12 +32,17 @@ struct PerSectorReference {
   DramSystem dram;
   L2Cache l2;
   SectorCache l1;
+  PersistencePolicy policy;
   sim::Cycle l1_free = 0;
   std::uint64_t l1_hits = 0, l1_lookups = 0;
 
-  PerSectorReference(const Arch& a, std::uint64_t seed)
+  PerSectorReference(const Arch& a, std::uint64_t seed, const traces::AccessPolicyWindow& window)
       : arch(a), dram(arch, seed), l2(arch, dram, stats),
-        l1(SectorCacheGeometry{arch.l1_bytes, arch.l1_line_bytes, arch.l1_sector_bytes, arch.l1_ways}) {}
+        l1(SectorCacheGeometry{arch.l1_bytes, arch.l1_line_bytes, arch.l1_sector_bytes, arch.l1_ways}),
+        policy(arch, seed) {
+    policy.set_window(0, window);
+    l2.set_set_aside(policy.resolve_set_aside(-1));
+  }
 
   sim::Cycle load(const traces::Instruction& inst, sim::Cycle now) {
     SectorSet pieces;
@@ -61,7 +68,7 @@ struct PerSectorReference {
         l1.install(slot, line, LineClass::Normal);
       }
       bool hit = false;
-      const sim::Cycle r = l2.read(a, t, L2Hint::Default, hit);
+      const sim::Cycle r = l2.read(a, t, policy.property(0, a, a / arch.l2_line_bytes), hit);
       l1.fill_sector(slot, sector, r);
       ready = std::max(ready, r);
     }
@@ -69,12 +76,15 @@ struct PerSectorReference {
   }
 };
 
-void compare(Arch arch) {
+// Returns the bytes the L2 holds as persisting at the end.
+std::uint64_t compare(Arch arch, const traces::AccessPolicyWindow& window = {}) {
   constexpr std::uint64_t kSeed = 5;
   sim::StatsRegistry stats;
   auto memory = make_memory_system(arch, stats, kSeed);
-  memory->begin_kernel(0, traces::KernelInfo{});
-  PerSectorReference reference(arch, kSeed);
+  traces::KernelInfo kernel;
+  kernel.window = window;
+  memory->begin_kernel(0, kernel);
+  PerSectorReference reference(arch, kSeed, window);
   sim::Rng rng(11, "line-path");
   sim::Cycle now = 0;
   for (int step = 0; step < 4000; ++step) {
@@ -103,6 +113,8 @@ void compare(Arch arch) {
   CHECK(c.l2_sector_lookups == reference.l2.sector_lookups());
   CHECK(c.dram_read_bytes == reference.dram.bytes_read());
   CHECK(reference.l1_hits > 0);  // the stream exercised hits as well as misses
+  CHECK(memory->persisting_bytes() == reference.l2.persisting_bytes());
+  return memory->persisting_bytes();
 }
 
 Arch small_hopper() {
@@ -128,10 +140,45 @@ TEST_CASE("sectored L1 loads line by line equal the per-sector path", "[memory]"
     a.l2_sector_bytes = 64;
     compare(a);
   }
+  SECTION("a window with edges inside lines, half its lines persisting, half streaming") {
+    traces::AccessPolicyWindow window;
+    window.base = (std::uint64_t{1} << 32) + 4096 + 44;  // 44 bytes into a line
+    window.bytes = 8192 + 40;                            // ends 84 bytes into one
+    window.hit_ratio = 0.5;
+    CHECK(compare(small_hopper(), window) > 0);  // persisting lines were made
+  }
   SECTION("L1 lines of 256 bytes, L2 lines of 128") {
     Arch a = small_hopper();
     a.l1_line_bytes = 256;
     a.l1_bytes = 8 * 4 * 256;
     compare(a);
+  }
+}
+
+TEST_CASE("pieces of one line on both sides of a window edge reach L2 with their own property", "[memory]") {
+  // A window starting halfway into a 128-byte line, hitRatio 1: the line's first two 32-byte
+  // pieces lie outside it (Default), the last two inside (Persisting). Sent one by one, the inside
+  // pieces make the line persisting (S4.3); a load or a store that sent all four with the first
+  // piece's property would leave it a normal line.
+  constexpr std::uint64_t kLine = std::uint64_t{1} << 32;
+  traces::AccessPolicyWindow window;
+  window.base = kLine + 64;
+  window.bytes = 4096;
+  window.hit_ratio = 1.0;
+  traces::KernelInfo kernel;
+  kernel.window = window;
+  for (traces::MemOp op : {traces::MemOp::Load, traces::MemOp::Store}) {
+    INFO((op == traces::MemOp::Load ? "load" : "store"));
+    sim::StatsRegistry stats;
+    auto memory = make_memory_system(load_arch("hopper-h100"), stats, 1);
+    memory->begin_kernel(0, kernel);
+    traces::Instruction inst;
+    inst.unit = traces::Unit::LdSt;
+    inst.space = traces::MemSpace::Global;
+    inst.mem_op = op;
+    inst.width = 4;
+    for (std::uint32_t lane = 0; lane < 32; ++lane) inst.addr[lane] = kLine + 4 * lane;
+    memory->access(0, 0, inst, 0);
+    CHECK(memory->persisting_bytes() == 128);
   }
 }
