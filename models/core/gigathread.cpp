@@ -81,7 +81,9 @@ std::uint32_t GigaThread::next_candidate(const std::vector<std::uint64_t>& bits,
 
 void GigaThread::on_block_retired(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now,
                                   sim::Cycle last_memory_ready) {
-  for (auto& run : kernels_) run->may_fit[sm / 64] |= std::uint64_t{1} << (sm % 64);
+  // The freed resources may take a block of any kernel that still has blocks to dispatch.
+  for (auto& run : kernels_)
+    if (run->next_block < run->total_blocks) run->may_fit[sm / 64] |= std::uint64_t{1} << (sm % 64);
   KernelRun& k = *kernels_[kernel_slot];
   ++k.retired_blocks;
   k.last_memory_ready = std::max(k.last_memory_ready, last_memory_ready);
