@@ -89,6 +89,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.l1_ways = u32("l1.ways");
   a.l1_hit_latency = u32("l1.hit_latency");
   a.l1_caches_global = c.get_bool("l1.caches_global");
+  a.l1_stores_allocate = c.get_bool("l1.stores_allocate");
   a.readonly_bytes = u64("readonly.size_bytes");
   a.readonly_line_bytes = u32("readonly.line_bytes");
   a.l2_bytes = u64("l2.size_bytes");

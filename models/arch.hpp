@@ -57,6 +57,7 @@ struct Arch {
   std::uint64_t l1_bytes = 0;
   std::uint32_t l1_line_bytes = 0, l1_sector_bytes = 0, l1_ways = 0, l1_hit_latency = 0;
   bool l1_caches_global = false;  // S3.5: Fermi and Hopper yes, Kepler no
+  bool l1_stores_allocate = false;  // Hopper: stores allocate L1 lines (memory_system.cpp); else S3.4
   std::uint64_t readonly_bytes = 0;
   std::uint32_t readonly_line_bytes = 0;
   std::uint64_t l2_bytes = 0;

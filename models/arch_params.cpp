@@ -76,6 +76,9 @@ std::vector<ParamSpec> build() {
       integer("l1.ways", "ways", "L1 associativity", 1, 1024),
       integer("l1.hit_latency", "cycles", "L1 hit latency", 1, 10000),
       flag("l1.caches_global", "global loads are cached in L1 (S3.5: Fermi yes, Kepler no)"),
+      flag("l1.stores_allocate",
+           "global stores write through and allocate their line in L1 without fetching it (Volta and later); "
+           "off: a store invalidates the line it hits (S3.4)"),
       integer("readonly.size_bytes", "bytes", "read-only data cache per SM (0: none)", 0),
       integer("readonly.line_bytes", "bytes", "read-only cache granularity (S3.6)", 32, 1024),
       integer("l2.size_bytes", "bytes", "L2 cache, whole GPU", 1024),

@@ -316,9 +316,10 @@ class GpuMemorySystem final : public MemorySystem {
     moved += std::uint64_t{sectors_.count} * memory::kSectorBytes;
   }
 
-  // S3.4: stores never allocate in L1 and invalidate a line they hit; they go to L2 in 32-byte
-  // segments. Fermi/Kepler group them into 1/2/4-segment transactions, each pass a replay; on a
-  // sectored L1 (Hopper) ncu counts sectors and the LSU handles one 128-byte line per pass.
+  // S3.4: stores never allocate in L1 and invalidate a line they hit (Fermi; presets with
+  // l1.stores_allocate allocate instead, allocate_in_l1); they go to L2 in 32-byte segments.
+  // Fermi/Kepler group them into 1/2/4-segment transactions, each pass a replay; on a sectored L1
+  // (Hopper) ncu counts sectors and the LSU handles one 128-byte line per pass.
   MemoryAccessResult global_store(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
                                   sim::Cycle now) {
     memory::gather_sectors(inst, sectors_);
@@ -338,7 +339,10 @@ class GpuMemorySystem final : public MemorySystem {
       passes = stores_.count;
     }
     const sim::Cycle t = occupy_l1(sm, now, passes);
-    invalidate_in_l1(sm);
+    if (arch_.l1_stores_allocate && arch_.l1_caches_global)
+      counters_.l1_sector_hits += allocate_in_l1(sm, t);
+    else
+      invalidate_in_l1(sm);
     sim::Cycle ready = t + 1;
     for_each_l2_request(
         kernel_slot, sectors_.count, [&](std::uint32_t k) { return sectors_.address[k]; },
@@ -349,6 +353,45 @@ class GpuMemorySystem final : public MemorySystem {
           ready = std::max(ready, l2_.write_sectors(line_address, sectors, partial, t, hint));
         });
     return finish(ready, passes);
+  }
+
+  // l1.stores_allocate (Volta and later): the L1 writes stores through to L2 and allocates their
+  // line without fetching it. ncu counts a store sector as an L1 hit when its line is resident,
+  // whichever of its sectors are valid: persist_10MB.csv's l1tex__t_sector_hit_rate is 50.1%
+  // (every store sector hits the line its own warp loaded), and offset.csv's writeOffset at
+  // offset 16 hits 13.6% although no two warps store to one sector (a warp finds the line its
+  // neighbour's store allocated), 0 at line-aligned offsets. Sectors the store writes whole
+  // become valid in L1 (their data is all there); a partly written one stays as it was, so a
+  // later load of it fetches it from L2. Returns the store sectors that hit.
+  std::uint32_t allocate_in_l1(std::uint32_t sm, sim::Cycle t) {
+    SectorCache& l1 = l1_[sm];
+    if (l1.empty_geometry()) return 0;
+    const std::uint32_t pieces_per_sector = l1.sector_bytes() / memory::kSectorBytes;
+    const std::uint64_t piece_group = (std::uint64_t{1} << pieces_per_sector) - 1;  // an L1 sector's pieces
+    std::uint32_t hits = 0;
+    for (std::uint32_t i = 0; i < sectors_.count;) {
+      const std::uint64_t line = l1.line_of(sectors_.address[i]);
+      std::uint64_t whole = 0;  // bit p: the line's 32-byte piece p is written whole
+      std::uint32_t end = i;
+      for (; end < sectors_.count && l1.line_of(sectors_.address[end]) == line; ++end)
+        if (sectors_.used[end] == kWholeSector)
+          whole |= std::uint64_t{1} << (sectors_.address[end] % l1.line_bytes() / memory::kSectorBytes);
+      const std::uint32_t set = l1.default_set(line);
+      std::uint32_t slot = l1.find(set, line);
+      if (slot != SectorCache::kNone) {
+        hits += end - i;
+        l1.touch(slot);
+      } else {
+        slot = l1.victim(set);
+        l1.install(slot, line, LineClass::Normal);
+      }
+      std::uint32_t valid = 0;
+      for (std::uint32_t s = 0; s < l1.sectors_per_line(); ++s)
+        if ((whole >> (s * pieces_per_sector) & piece_group) == piece_group) valid |= 1u << s;
+      if (valid != 0) l1.fill_sectors(slot, valid, t);
+      i = end;
+    }
+    return hits;
   }
 
   void invalidate_in_l1(std::uint32_t sm) {

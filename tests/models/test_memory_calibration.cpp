@@ -158,14 +158,22 @@ TEST_CASE("offset.csv lg=20: requests and sectors of readOffset/readOffsetNC/wri
     // L1 sector hit rate (ncu counts store sectors as L1 lookups that miss). Tolerance 0.5
     // points: the model hits exactly the sectors a neighbouring warp of the same block already
     // requested (in flight or present); ncu's 13.39% for readOffset offset 1 is that count,
-    // 2 x 15 x 2048 / (327678 + 131072) = 13.393%. Stores in writeOffset: ncu reports 13-15%
-    // hits for misaligned store lines, which the model (stores never allocate, S3.4) does not
-    // reproduce: printed, not checked.
+    // 2 x 15 x 2048 / (327678 + 131072) = 13.393%. Stores in writeOffset allocate their lines
+    // (l1.stores_allocate) and a store sector hits when its line is resident: none at line-aligned
+    // offsets (0 in ncu too); at misaligned ones, here, where each warp runs before the next, the
+    // most there can be (offset 1: warp w+1 finds 4 sectors of its line allocated by w's fifth,
+    // 4 x 15 x 2048 / 425983 = 28.85%). ncu's 13-15% is below: on the H100 neighbouring warps
+    // race (validation table h100-counters, README).
     const double ncu_l1 = row.number("l1tex__t_sector_hit_rate.pct");
     std::printf("%-13s offset %3llu  L1 hit%% model %6.2f ncu %6.2f   L2 hit%% model %6.2f ncu %6.2f\n",
                 kernel.c_str(), static_cast<unsigned long long>(offset), m.l1_hit_pct(), ncu_l1, m.l2_hit_pct(),
                 row.number("lts__t_sector_hit_rate.pct"));
-    if (!write_offset) CHECK(m.l1_hit_pct() == Approx(ncu_l1).margin(0.5));
+    if (!write_offset)
+      CHECK(m.l1_hit_pct() == Approx(ncu_l1).margin(0.5));
+    else if (offset % 32 == 0)
+      CHECK(m.l1_hit_pct() == 0);
+    else
+      CHECK(m.l1_hit_pct() > ncu_l1);
   }
   CHECK(rows_checked == 30);
 }

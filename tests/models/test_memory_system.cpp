@@ -32,7 +32,8 @@ struct Rig {
   Arch arch;
   sim::StatsRegistry stats;
   std::unique_ptr<MemorySystem> mem;
-  explicit Rig(const char* preset) : arch(load_arch(preset)), mem(make_memory_system(arch, stats, 1)) {
+  explicit Rig(const char* preset, const std::vector<std::string>& overrides = {})
+      : arch(load_arch(preset, overrides)), mem(make_memory_system(arch, stats, 1)) {
     mem->begin_kernel(0, traces::KernelInfo{});
   }
   const MemoryCounters& c() const { return mem->counters(); }
@@ -84,8 +85,9 @@ TEST_CASE("Kepler: global loads skip L1 (S3.5); __ldg uses the 32-byte read-only
   CHECK(r.c().l1_sector_hits == 4);
 }
 
-TEST_CASE("Hopper: a store invalidates the L1 line it hits (S3.4); concurrent misses merge", "[memory]") {
-  Rig r("hopper-h100");
+TEST_CASE("Hopper with l1.stores_allocate off: a store invalidates the L1 line it hits (S3.4); concurrent misses merge",
+          "[memory]") {
+  Rig r("hopper-h100", {"l1.stores_allocate=false"});
   auto line = [](int l) { return kBase + 4u * l; };
   const auto first = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line), 0);
   // The same line again one cycle later, before the fill is back: L1 hits on the pending sectors
@@ -103,6 +105,63 @@ TEST_CASE("Hopper: a store invalidates the L1 line it hits (S3.4); concurrent mi
   // Another SM does not see SM 0's L1.
   r.mem->access(1, 0, inst(MemSpace::Global, MemOp::Load, line), first.ready + 20);
   CHECK(r.c().l1_sector_hits == 4);
+}
+
+TEST_CASE("Hopper (l1.stores_allocate): a store hits a resident line, allocates a missing one, and what it wrote "
+          "whole is loaded from L1",
+          "[memory]") {
+  Rig r("hopper-h100");
+  REQUIRE(r.arch.l1_stores_allocate);
+  auto line = [](int l) { return kBase + 4u * l; };
+  const auto load = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line), 0);
+  REQUIRE(r.c().l1_sector_hits == 0);
+  // persist_10MB.csv: a warp storing to the line it loaded hits on all four sectors (50.1%).
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Store, line), load.ready + 1);
+  CHECK(r.c().l1_sector_hits == 4);
+  CHECK(r.c().l1_sector_lookups == 8);
+  // The line stays: a load after the store hits in L1 at the L1's latency.
+  const auto again = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line), load.ready + 10);
+  CHECK(r.c().l1_sector_hits == 8);
+  CHECK(again.ready - (load.ready + 10) == r.arch.l1_hit_latency);
+
+  // writeOffset offset 16 (offset.csv: 13.6%): warp w stores sectors 2-3 of line 0 and 0-1 of
+  // line 1 and allocates both lines; warp w+1's sectors 2-3 of line 1 then hit, though no sector
+  // of them was written before: ncu counts a store sector as a hit when its line is resident.
+  const std::uint64_t fresh = kBase + (1u << 20);
+  auto warp = [&](int w) { return [=](int l) { return fresh + 64 + 128u * w + 4u * l; }; };
+  const std::uint64_t hits = r.c().l1_sector_hits;
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Store, warp(0)), 10000);
+  CHECK(r.c().l1_sector_hits == hits);
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Store, warp(1)), 10010);
+  CHECK(r.c().l1_sector_hits == hits + 2);  // line 1's sectors 2-3; line 2's 0-1 allocate it
+
+  // A load of line 1: sectors 0-3 were all written whole by the two stores, so it hits on four.
+  const auto back = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, [&](int l) { return fresh + 128 + 4u * l; }),
+                                  10100);
+  CHECK(r.c().l1_sector_hits == hits + 6);
+  CHECK(back.ready - 10100 == r.arch.l1_hit_latency);
+
+  // A partly written sector is not loaded from L1: a store of one word into a new line allocates
+  // it; a load of that word's sector misses and goes to L2 (lazy fetch on read).
+  const std::uint64_t other = kBase + (2u << 20);
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Store, [&](int) { return other; }), 11000);
+  const std::uint64_t before = r.c().l1_sector_hits;
+  const auto partial = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, [&](int) { return other; }), 11100);
+  CHECK(r.c().l1_sector_hits == before);
+  CHECK(partial.ready - 11100 >= r.arch.l2_hit_latency);
+}
+
+TEST_CASE("Fermi and Kepler stores hit nothing in L1 (S3.4, S3.5): l1.stores_allocate is off", "[memory]") {
+  for (const char* preset : {"fermi-m2070", "kepler-k20x"}) {
+    Rig r(preset);
+    INFO(preset);
+    CHECK_FALSE(r.arch.l1_stores_allocate);
+    auto line = [](int l) { return kBase + 4u * l; };
+    const auto load = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line), 0);
+    const std::uint64_t hits = r.c().l1_sector_hits;
+    r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Store, line), load.ready + 1);
+    CHECK(r.c().l1_sector_hits == hits);
+  }
 }
 
 TEST_CASE("S3.10 through access(): transposeShared pad 0 costs 32 passes, pad 1 one", "[memory]") {

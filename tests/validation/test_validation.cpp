@@ -30,6 +30,18 @@ const std::set<std::string> kKnownGaps = {
     // DRAM-bound Fermi (ECC-derated) with whole-line fills and a slower L2-to-SM load return;
     // see the README's known gaps.
     "writeOffset time offset 11 / offset 0",
+    // L1 store hits where a warp's stores split lines with its neighbour's (l1.stores_allocate):
+    // measured 13.4-15.1%, simulated 15.6-25.3%. The second of two neighbouring warps to store
+    // hits the line the first allocated; the model's warps of a block store in launch order
+    // (offset 1: the lower warp first at 84% of boundaries, 4 hits, the other order 1), where
+    // ncu's rows fit either order at even odds (offsets 1, 8 and 16 give 1.95, 1.61 and 1.64 hits
+    // a warp: 47% lower-first). See the README's known gaps.
+    "writeOffset lg=20;bs=512;offset=1 l1_hit_rate",
+    "writeOffset lg=20;bs=512;offset=2 l1_hit_rate",
+    "writeOffset lg=20;bs=512;offset=4 l1_hit_rate",
+    "writeOffset lg=20;bs=512;offset=8 l1_hit_rate",
+    "writeOffset lg=20;bs=512;offset=11 l1_hit_rate",
+    "writeOffset lg=20;bs=512;offset=16 l1_hit_rate",
 };
 
 void check_table(const std::string& name, bool quick) {
