@@ -371,11 +371,12 @@ class GpuMemorySystem final : public MemorySystem {
     std::uint32_t hits = 0;
     for (std::uint32_t i = 0; i < sectors_.count;) {
       const std::uint64_t line = l1.line_of(sectors_.address[i]);
+      const std::uint64_t line_start = line * l1.line_bytes(), line_end = line_start + l1.line_bytes();
       std::uint64_t whole = 0;  // bit p: the line's 32-byte piece p is written whole
       std::uint32_t end = i;
-      for (; end < sectors_.count && l1.line_of(sectors_.address[end]) == line; ++end)
+      for (; end < sectors_.count && sectors_.address[end] < line_end; ++end)  // sorted: the line's run
         if (sectors_.used[end] == kWholeSector)
-          whole |= std::uint64_t{1} << (sectors_.address[end] % l1.line_bytes() / memory::kSectorBytes);
+          whole |= std::uint64_t{1} << ((sectors_.address[end] - line_start) / memory::kSectorBytes);
       const std::uint32_t set = l1.default_set(line);
       std::uint32_t slot = l1.find(set, line);
       if (slot != SectorCache::kNone) {
@@ -385,9 +386,12 @@ class GpuMemorySystem final : public MemorySystem {
         slot = l1.victim(set);
         l1.install(slot, line, LineClass::Normal);
       }
-      std::uint32_t valid = 0;
-      for (std::uint32_t s = 0; s < l1.sectors_per_line(); ++s)
-        if ((whole >> (s * pieces_per_sector) & piece_group) == piece_group) valid |= 1u << s;
+      std::uint32_t valid = static_cast<std::uint32_t>(whole);  // 32-byte L1 sectors: the pieces
+      if (pieces_per_sector > 1) {
+        valid = 0;
+        for (std::uint32_t s = 0; s < l1.sectors_per_line(); ++s)
+          if ((whole >> (s * pieces_per_sector) & piece_group) == piece_group) valid |= 1u << s;
+      }
       if (valid != 0) l1.fill_sectors(slot, valid, t);
       i = end;
     }

@@ -151,6 +151,22 @@ TEST_CASE("Hopper (l1.stores_allocate): a store hits a resident line, allocates 
   CHECK(partial.ready - 11100 >= r.arch.l2_hit_latency);
 }
 
+TEST_CASE("l1.stores_allocate with 64-byte L1 sectors: a sector is valid only when the store wrote all of it",
+          "[memory]") {
+  Rig r("hopper-h100", {"l1.sector_bytes=64"});
+  // Lanes 0-7 write bytes 0-31, half of the line's first 64-byte sector: allocated, not valid.
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Store, [](int l) { return kBase + 4u * l; }, CacheOp::Default, 0xffu),
+                0);
+  const auto half = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, [](int) { return kBase; }), 1000);
+  CHECK(r.c().l1_sector_hits == 0);
+  CHECK(half.ready - 1000 >= r.arch.l2_hit_latency);
+  // A whole line's store makes both of its sectors valid: a load of the line hits on them.
+  const std::uint64_t other = kBase + 4096;
+  r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Store, [&](int l) { return other + 4u * l; }), 2000);
+  const auto whole = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, [&](int l) { return other + 4u * l; }), 3000);
+  CHECK(whole.ready - 3000 == r.arch.l1_hit_latency);
+}
+
 TEST_CASE("Fermi and Kepler stores hit nothing in L1 (S3.4, S3.5): l1.stores_allocate is off", "[memory]") {
   for (const char* preset : {"fermi-m2070", "kepler-k20x"}) {
     Rig r(preset);
