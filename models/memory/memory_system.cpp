@@ -161,15 +161,25 @@ class GpuMemorySystem final : public MemorySystem {
     }
   }
 
+  // Calls run(begin, end, line) for each run sectors_[begin, end) of pieces on one line of
+  // `cache`, in order (gather_sectors leaves sectors_ in address order).
+  template <class Run>
+  void for_each_line_run(const SectorCache& cache, Run run) const {
+    for (std::uint32_t i = 0, end = 0; i < sectors_.count; i = end) {
+      const std::uint64_t line = cache.line_of(sectors_.address[i]);
+      const std::uint64_t next_line_start = (line + 1) * cache.line_bytes();
+      for (end = i + 1; end < sectors_.count && sectors_.address[end] < next_line_start;) ++end;
+      run(i, end, line);
+    }
+  }
+
   // All of sectors_ through a sectored cache (Hopper's L1, Kepler's read-only cache), one line at
   // a time. Returns when the last sector's data is back.
   sim::Cycle sectors_through(SectorCache& cache, std::uint32_t kernel_slot, sim::Cycle t, LineClass cls) {
     sim::Cycle ready = t;
-    for (std::uint32_t i = 0, end = 0; i < sectors_.count; i = end) {
-      const std::uint64_t line = cache.line_of(sectors_.address[i]);
-      for (end = i + 1; end < sectors_.count && cache.line_of(sectors_.address[end]) == line;) ++end;
-      ready = std::max(ready, line_sectors_through(cache, kernel_slot, i, end, t, cls));
-    }
+    for_each_line_run(cache, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t line) {
+      ready = std::max(ready, line_sectors_through(cache, kernel_slot, begin, end, line, t, cls));
+    });
     return ready;
   }
 
@@ -180,18 +190,10 @@ class GpuMemorySystem final : public MemorySystem {
   // arrives, so later misses merge with it -- including the later pieces of this instruction
   // that fall in the same cache sector (a sector wider than 32 bytes): they are hits on that fill.
   sim::Cycle line_sectors_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint32_t begin,
-                                  std::uint32_t end, sim::Cycle t, LineClass cls) {
-    const std::uint64_t line = cache.line_of(sectors_.address[begin]);
-    const std::uint32_t set = cache.default_set(line);
+                                  std::uint32_t end, std::uint64_t line, sim::Cycle t, LineClass cls) {
     counters_.l1_sector_lookups += end - begin;
-    std::uint32_t slot = cache.find(set, line);
-    const bool present = slot != SectorCache::kNone;
-    if (present) {
-      cache.touch(slot);
-    } else {
-      slot = cache.victim(set);
-      cache.install(slot, line, cls);
-    }
+    bool present = false;
+    const std::uint32_t slot = cache.find_or_install(line, cls, present);
     std::uint64_t missing = 0, riding = 0;  // bit k: sectors_[begin + k] reads L2 / hits on such a read
     std::uint32_t sectors_read = 0;         // bit s: cache sector s is being read from L2
     sim::Cycle ready = t;
@@ -235,18 +237,12 @@ class GpuMemorySystem final : public MemorySystem {
 
   // One 128-byte line through Fermi's L1: a miss fetches all of the line's L2 sectors.
   sim::Cycle line_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint64_t line_address, sim::Cycle t) {
-    const std::uint64_t line = cache.line_of(line_address);
-    const std::uint32_t set = cache.default_set(line);
     ++counters_.l1_sector_lookups;
-    std::uint32_t slot = cache.find(set, line);
-    if (slot != SectorCache::kNone && cache.sector_valid(slot, 0)) {
-      cache.touch(slot);
+    bool present = false;
+    const std::uint32_t slot = cache.find_or_install(cache.line_of(line_address), LineClass::Normal, present);
+    if (present && cache.sector_valid(slot, 0)) {
       ++counters_.l1_sector_hits;
       return std::max<sim::Cycle>(t + arch_.l1_hit_latency, cache.sector_ready(slot, 0));
-    }
-    if (slot == SectorCache::kNone) {
-      slot = cache.victim(set);
-      cache.install(slot, line, LineClass::Normal);
     }
     sim::Cycle ready = t;
     for (std::uint64_t a = line_address; a < line_address + cache.line_bytes(); a += arch_.l2_sector_bytes)
@@ -366,49 +362,37 @@ class GpuMemorySystem final : public MemorySystem {
   std::uint32_t allocate_in_l1(std::uint32_t sm, sim::Cycle t) {
     SectorCache& l1 = l1_[sm];
     if (l1.empty_geometry()) return 0;
-    const std::uint32_t pieces_per_sector = l1.sector_bytes() / memory::kSectorBytes;
-    const std::uint64_t piece_group = (std::uint64_t{1} << pieces_per_sector) - 1;  // an L1 sector's pieces
     std::uint32_t hits = 0;
-    for (std::uint32_t i = 0; i < sectors_.count;) {
-      const std::uint64_t line = l1.line_of(sectors_.address[i]);
-      const std::uint64_t line_start = line * l1.line_bytes(), line_end = line_start + l1.line_bytes();
-      std::uint64_t whole = 0;  // bit p: the line's 32-byte piece p is written whole
-      std::uint32_t end = i;
-      for (; end < sectors_.count && sectors_.address[end] < line_end; ++end)  // sorted: the line's run
-        if (sectors_.used[end] == kWholeSector)
-          whole |= std::uint64_t{1} << ((sectors_.address[end] - line_start) / memory::kSectorBytes);
-      const std::uint32_t set = l1.default_set(line);
-      std::uint32_t slot = l1.find(set, line);
-      if (slot != SectorCache::kNone) {
-        hits += end - i;
-        l1.touch(slot);
-      } else {
-        slot = l1.victim(set);
-        l1.install(slot, line, LineClass::Normal);
-      }
-      std::uint32_t valid = static_cast<std::uint32_t>(whole);  // 32-byte L1 sectors: the pieces
-      if (pieces_per_sector > 1) {
-        valid = 0;
-        for (std::uint32_t s = 0; s < l1.sectors_per_line(); ++s)
-          if ((whole >> (s * pieces_per_sector) & piece_group) == piece_group) valid |= 1u << s;
-      }
-      if (valid != 0) l1.fill_sectors(slot, valid, t);
-      i = end;
-    }
+    for_each_line_run(l1, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t line) {
+      bool present = false;
+      const std::uint32_t slot = l1.find_or_install(line, LineClass::Normal, present);
+      if (present) hits += end - begin;
+      const std::uint32_t written = sectors_written_whole(l1, begin, end);
+      if (written != 0) l1.fill_sectors(slot, written, t);
+    });
     return hits;
+  }
+
+  // The sectors of `cache` (bit s = sector s of their line) that the pieces sectors_[begin, end),
+  // all on one line, write entirely: every 32-byte piece of the sector, every byte of each.
+  std::uint32_t sectors_written_whole(const SectorCache& cache, std::uint32_t begin, std::uint32_t end) const {
+    std::uint32_t whole_pieces[SectorCache::kMaxSectorsPerLine] = {};
+    for (std::uint32_t k = begin; k < end; ++k)
+      if (sectors_.used[k] == kWholeSector) ++whole_pieces[cache.sector_of(sectors_.address[k])];
+    std::uint32_t written = 0;
+    const std::uint32_t pieces_per_sector = cache.sector_bytes() / memory::kSectorBytes;
+    for (std::uint32_t s = 0; s < cache.sectors_per_line(); ++s)
+      if (whole_pieces[s] == pieces_per_sector) written |= 1u << s;
+    return written;
   }
 
   void invalidate_in_l1(std::uint32_t sm) {
     SectorCache& l1 = l1_[sm];
     if (l1.empty_geometry()) return;
-    std::uint64_t last = ~std::uint64_t{0};
-    for (std::uint32_t i = 0; i < sectors_.count; ++i) {
-      const std::uint64_t line = l1.line_of(sectors_.address[i]);
-      if (line == last) continue;
-      last = line;
+    for_each_line_run(l1, [&](std::uint32_t, std::uint32_t, std::uint64_t line) {
       const std::uint32_t slot = l1.find(l1.default_set(line), line);
       if (slot != SectorCache::kNone) l1.invalidate(slot);
-    }
+    });
   }
 
   // Atomics are performed at L2: each sector is read (a miss fetches it) and written back dirty.

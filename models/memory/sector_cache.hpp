@@ -74,6 +74,21 @@ class SectorCache {
     }
     return set * ways_ + best;
   }
+  // The slot holding `line_number` in its default set, touched (`present` true); else the set's
+  // victim, replaced by the line with no valid sector (`present` false). For the write-through
+  // L1 and read-only caches, whose victims have nothing to write back; the L2 picks its own.
+  std::uint32_t find_or_install(std::uint64_t line_number, LineClass cls, bool& present) {
+    const std::uint32_t set = default_set(line_number);
+    std::uint32_t slot = find(set, line_number);
+    present = slot != kNone;
+    if (present) {
+      touch(slot);
+    } else {
+      slot = victim(set);
+      install(slot, line_number, cls);
+    }
+    return slot;
+  }
   // Replaces the slot's line (the caller has handled what was there) with an empty line.
   void install(std::uint32_t slot, std::uint64_t line_number, LineClass cls) {
     tag_ref(slot) = line_number;
