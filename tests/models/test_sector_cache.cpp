@@ -54,3 +54,25 @@ TEST_CASE("filling several sectors at once sets exactly those sectors", "[models
   // The other ways' cycles were not disturbed by the later ones.
   for (std::uint32_t slot = 3; slot < 6; ++slot) CHECK(cache.sector_ready(slot, 1) == 500 + (slot - 3));
 }
+
+TEST_CASE("find_or_install touches a resident line and replaces the least recently used one for a new line",
+          "[models][memory]") {
+  SectorCache cache(SectorCacheGeometry{1 * 128 * 2, 128, 32, 2});  // one set of 2 ways
+  bool present = true;
+  const std::uint32_t a = cache.find_or_install(10, LineClass::Normal, present);
+  CHECK_FALSE(present);
+  CHECK(cache.valid_mask(a) == 0);  // installed empty: the caller fills what it has
+  cache.fill_sectors(a, 0b0011, 5);
+  const std::uint32_t b = cache.find_or_install(11, LineClass::Normal, present);
+  CHECK_FALSE(present);
+  CHECK(b != a);
+  // Line 10 again: the same slot, its sectors kept, and now the most recently used...
+  CHECK(cache.find_or_install(10, LineClass::Normal, present) == a);
+  CHECK(present);
+  CHECK(cache.valid_mask(a) == 0b0011);
+  // ... so a third line replaces line 11, not line 10.
+  CHECK(cache.find_or_install(12, LineClass::Normal, present) == b);
+  CHECK_FALSE(present);
+  CHECK(cache.tag(b) == 12);
+  CHECK(cache.find(0, 10) == a);
+}
