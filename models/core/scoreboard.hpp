@@ -2,9 +2,14 @@
 // A warp's register scoreboard (S2.1, S2.7): for every register, the cycle at which its pending
 // write lands. Latencies are known when an instruction issues (ALU latency from the preset, the
 // memory system's answer for loads), so readiness is a comparison, not an event.
-#include <algorithm>
+//
+// Host layout: an SM holds 64 warps and a GPU 132 SMs, and every issue reads a few entries of a
+// warp that has usually left the host's caches, so an entry is 32 bits: the cycle as an offset
+// from the warp's epoch (its launch cycle), shifted left by one, with the low bit saying whether
+// a memory access writes it. R0-R15 then share one 64-byte host cache line (with 64-bit cycles
+// and a separate bit set, a warp's first 16 registers took three).
 #include <array>
-#include <bitset>
+#include <cstdint>
 
 #include "sim/time.hpp"
 #include "traces/instruction.hpp"
@@ -15,37 +20,36 @@ class Scoreboard {
  public:
   static constexpr int kRegisters = 264;  // R0..R254, RZ, P0..P7
 
+  // Starts a new warp whose ready cycles are counted from `epoch` (no write lands before it).
   // Clears only the registers written since the last reset: a warp touches a handful of its
-  // 264 entries, and wiping all 2 KB at every warp launch would drag the whole array through the
+  // 264 entries, and wiping the whole array at every warp launch would drag it through the
   // host's caches (millions of launches in a large grid).
-  void reset() {
+  void reset(sim::Cycle epoch) {
     for (std::size_t w = 0; w < written_.size(); ++w) {
-      for (std::uint64_t bits = written_[w]; bits != 0; bits &= bits - 1) {
-        const std::size_t reg = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
-        ready_[reg] = 0;
-        from_memory_[reg] = false;
-      }
+      for (std::uint64_t bits = written_[w]; bits != 0; bits &= bits - 1)
+        entry_[w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))] = 0;
       written_[w] = 0;
     }
+    epoch_ = epoch;
   }
 
   // Earliest cycle the instruction's operands are ready: its sources (read after write) and its
   // destinations (write after write: an in-order pipe must not reorder two writes); and whether
   // the operand that holds it back longest is written by a memory access (stall breakdown).
+  // With no write pending past the epoch, `ready` is 0: callers only compare it with the present.
   struct Readiness {
     sim::Cycle ready = 0;
     bool memory = false;
   };
   Readiness readiness(const traces::Instruction& in) const {
-    Readiness r;
+    std::uint32_t latest = 0;  // the entry of the operand that lands last (the first such)
     auto consider = [&](traces::Reg reg) {
-      if (reg >= kRegisters || ready_[reg] <= r.ready) return;
-      r.ready = ready_[reg];
-      r.memory = from_memory_[reg];
+      if (reg < kRegisters && (entry_[reg] >> 1) > (latest >> 1)) latest = entry_[reg];
     };
     for (int i = 0; i < in.src_count; ++i) consider(in.src[i]);
     for (int i = 0; i < in.dst_count; ++i) consider(in.dst[i]);
-    return r;
+    if ((latest >> 1) == 0) return {};
+    return {epoch_ + (latest >> 1), (latest & 1u) != 0};
   }
   sim::Cycle ready_cycle(const traces::Instruction& in) const { return readiness(in).ready; }
   bool blocked_by_memory(const traces::Instruction& in) const { return readiness(in).memory; }
@@ -53,22 +57,40 @@ class Scoreboard {
   // Records the destinations of an issued instruction. A load of 8 or 16 bytes per lane writes
   // 2 or 4 consecutive registers, although traces name only the first.
   void write(const traces::Instruction& in, sim::Cycle ready, bool from_memory) {
-    int span = (in.mem_op == traces::MemOp::Load && in.width > 4) ? in.width / 4 : 1;
+    if (ready >= epoch_ + kMaxOffset) rebase(ready);
+    const std::uint64_t offset = ready > epoch_ ? ready - epoch_ : 0;
+    const std::uint32_t entry = static_cast<std::uint32_t>(offset << 1) | (from_memory ? 1u : 0u);
+    const int span = (in.mem_op == traces::MemOp::Load && in.width > 4) ? in.width / 4 : 1;
     for (int i = 0; i < in.dst_count; ++i) {
-      traces::Reg r = in.dst[i];
+      const traces::Reg r = in.dst[i];
       if (r >= kRegisters || r == traces::kRegRZ) continue;
       for (int k = 0; k < span && r + k < kRegisters; ++k) {
-        ready_[r + k] = ready;
-        from_memory_[r + k] = from_memory;
+        entry_[r + k] = entry;
         written_[(r + k) / 64] |= std::uint64_t{1} << ((r + k) % 64);
       }
     }
   }
 
  private:
-  std::array<sim::Cycle, kRegisters> ready_{};
-  std::bitset<kRegisters> from_memory_;
+  static constexpr sim::Cycle kMaxOffset = sim::Cycle{1} << 31;  // offsets take 31 bits
+
+  // A write 2^31 cycles after the epoch (a warp alive for a second of GPU time): move the epoch
+  // to 2^30 cycles before it. Entries older than the new epoch become 0, "landed": they lie in
+  // the past already, which is all any comparison with them asks.
+  void rebase(sim::Cycle ready) {
+    const sim::Cycle epoch = ready - kMaxOffset / 2;
+    for (std::size_t w = 0; w < written_.size(); ++w)
+      for (std::uint64_t bits = written_[w]; bits != 0; bits &= bits - 1) {
+        std::uint32_t& e = entry_[w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))];
+        const sim::Cycle cycle = epoch_ + (e >> 1);
+        e = cycle > epoch ? static_cast<std::uint32_t>((cycle - epoch) << 1) | (e & 1u) : 0;
+      }
+    epoch_ = epoch;
+  }
+
+  alignas(64) std::array<std::uint32_t, kRegisters> entry_{};  // (cycle - epoch_) << 1 | from memory
   std::array<std::uint64_t, (kRegisters + 63) / 64> written_{};  // registers to clear on reset
+  sim::Cycle epoch_ = 0;
 };
 
 }  // namespace warpsim::models

@@ -108,9 +108,9 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
     w.head = 0;
     w.count = 0;
     w.stream_done = false;
-    w.scoreboard.reset();
     // Warps of a block start one after another (dispatch.csv: a 32-warp block costs ~600 cycles).
     const sim::Cycle ready = start + std::uint64_t(arch_.warp_launch_interval_cycles) * launched++;
+    w.scoreboard.reset(ready);
     w.started = ready;
     w.block_slot = b;
     w.kernel_slot = kernel_slot;

@@ -10,16 +10,18 @@
 namespace warpsim::models {
 
 struct Warp {
+  // Host layout: what every issue reads first (the stream, the buffer's state, the head
+  // instruction's fields) shares the first 64-byte line; the scoreboard's busy end (R0-R15)
+  // is one more line. A GPU holds 8,448 warps, more than the host's caches.
   std::unique_ptr<traces::WarpStream> stream;
-  std::array<traces::Instruction, 2> buffer;
   std::uint8_t head = 0;   // index of the next instruction in buffer
   std::uint8_t count = 0;  // instructions buffered (0, 1 or 2)
   bool stream_done = false;
-
-  Scoreboard scoreboard;
   std::uint32_t block_slot = 0;
   std::uint32_t kernel_slot = 0;
   sim::Cycle started = 0;  // the cycle it may first issue: active (occupancy) from then on
+  std::array<traces::Instruction, 2> buffer;
+  Scoreboard scoreboard;
   // Whether it is resident, at a barrier, when it may issue and how old it is are the SM's
   // per-scheduler masks and arrays (sm.hpp), the one place the schedulers read them from.
 
@@ -36,8 +38,9 @@ struct Warp {
     return count > 0;
   }
   void pop() {
-    head ^= 1;
-    --count;
+    // An emptied buffer starts over at entry 0: a preset without dual issue keeps one entry
+    // (one host cache line) in use instead of alternating between two.
+    head = --count == 0 ? 0 : head ^ 1;
   }
 };
 
