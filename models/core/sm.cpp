@@ -326,14 +326,16 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
 }
 
 void Sm::prefetch() const {
-  // The warp each scheduler will most likely issue from at its next look: its Warp object (the
-  // buffer heads and the head index) is what the tick misses on first. 132 SMs tick in turn, so
-  // it has usually left the host's caches since this SM last ran.
+  // The warp each scheduler will most likely issue from at its next look: its first host cache
+  // line (the buffer's state and the head instruction, warp.hpp) and its scoreboard's first
+  // registers are what the tick misses on first. 132 SMs tick in turn, so they have usually left
+  // the host's caches since this SM last ran. Schedulers not due at this tick are included:
+  // their look comes a few ticks later, and loading their warp early pays too.
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s) {
-    const char* w = reinterpret_cast<const char*>(&warps_[slot_of(s, sched_[s].likely_next)]);
-    __builtin_prefetch(w + offsetof(Warp, buffer));
-    __builtin_prefetch(w + offsetof(Warp, buffer) + sizeof(traces::Instruction));
-    __builtin_prefetch(w + offsetof(Warp, head));
+    const Warp& w = warps_[slot_of(s, sched_[s].likely_next)];
+    __builtin_prefetch(&w);
+    __builtin_prefetch(&w.scoreboard);
+    if (buffer_depth_ > 1) __builtin_prefetch(&w.buffer[1]);
   }
 }
 
