@@ -199,6 +199,7 @@ void Sm::advance(Warp& w, std::uint32_t slot, sim::Cycle now) {
   const Scoreboard::Readiness r = w.scoreboard.readiness(w.front());
   set_head(slot, std::max(now + 1, r.ready), r.ready > now + 1, r.memory);
   head_unit_[flat(slot)] = w.front().unit;
+  if (w.front().is_memory()) memory_.prefetch(id_, w.front());
 }
 
 bool Sm::try_dual_issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {

@@ -72,8 +72,7 @@ class L2Cache {
   std::uint32_t read_sectors(std::uint64_t line_address, std::uint32_t sectors, sim::Cycle now, L2Hint property,
                              sim::Cycle* ready);
   // Starts loading the host memory the L2 will touch for `address` (simulator speed only).
-  void prefetch(std::uint64_t address) { cache_.prefetch_set(locate_memo(address).set); }
-  void prefetch_other(std::uint64_t address) const { cache_.prefetch_set(locate(address).set); }
+  void prefetch(std::uint64_t address) const { cache_.prefetch_set(locate(address).set); }
   // A sector write (store): allocates without reading DRAM and marks the sector dirty. Returns
   // the cycle the write is acknowledged. `partial`: the store covers only some bytes of the
   // sector; with fill_partial_writes (preset) a sector not yet valid is then filled from DRAM

@@ -96,6 +96,30 @@ class GpuMemorySystem final : public MemorySystem {
     return global_atomic(sm, kernel_slot, inst, now);
   }
 
+  void prefetch(std::uint32_t sm, const traces::Instruction& inst) const override {
+    if (inst.active_mask == 0 || (inst.space != MemSpace::Global && inst.space != MemSpace::None)) return;
+    const SectorCache& l1 = l1_[sm];
+    auto load = [&](std::uint64_t address) {
+      if (!l1.empty_geometry()) l1.prefetch_set(l1.default_set(l1.line_of(address)));
+      l2_.prefetch(address);
+    };
+    // Streaming kernels' accesses are contiguous: the lines of the first and last lanes are all
+    // of them. Otherwise every lane whose line differs from the previous lane's.
+    const std::uint64_t first = inst.addr[static_cast<std::size_t>(__builtin_ctz(inst.active_mask))];
+    const std::uint64_t last = inst.addr[static_cast<std::size_t>(31 - __builtin_clz(inst.active_mask))];
+    if (last >= first && last - first < 2 * kLsuLineBytes) {
+      load(first);
+      if (last / kLsuLineBytes != first / kLsuLineBytes) load(last);
+      return;
+    }
+    std::uint64_t previous_line = ~std::uint64_t{0};
+    for (std::uint32_t mask = inst.active_mask; mask != 0; mask &= mask - 1) {
+      const std::uint64_t a = inst.addr[static_cast<std::size_t>(__builtin_ctz(mask))];
+      if (a / kLsuLineBytes != previous_line) load(a);
+      previous_line = a / kLsuLineBytes;
+    }
+  }
+
   const MemoryCounters& counters() const override {
     counters_.l2_sector_hits = l2_.sector_hits();
     counters_.l2_sector_lookups = l2_.sector_lookups();
@@ -251,29 +275,10 @@ class GpuMemorySystem final : public MemorySystem {
     return ready;
   }
 
-  // Host-side prefetch of the L1 and L2 sets this instruction's lines will use, so their host
-  // cache misses overlap (the simulated caches are tens of MB; this changes no simulated result).
-  void prefetch_lines(const SectorCache* l1) {
-    std::uint64_t last = ~std::uint64_t{0};
-    for (std::uint32_t i = 0; i < sectors_.count; ++i) {
-      const std::uint64_t line = sectors_.address[i] / kLsuLineBytes;
-      if (line == last) continue;
-      last = line;
-      if (l1 != nullptr && !l1->empty_geometry()) l1->prefetch_set(l1->default_set(l1->line_of(sectors_.address[i])));
-      l2_.prefetch(sectors_.address[i]);
-    }
-    // And the L2 set of the line after the last one: neighbouring warps of streaming kernels
-    // touch it next.
-    if (sectors_.count > 0) l2_.prefetch_other((last + 1) * kLsuLineBytes);
-  }
-
   MemoryAccessResult global_load(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
                                  sim::Cycle now) {
     memory::gather_sectors(inst, sectors_);
     const LoadPath path = load_path_[static_cast<int>(inst.cache_op)];
-    prefetch_lines(path == LoadPath::L1Lines || path == LoadPath::L1Sectors ? &l1_[sm]
-                   : path == LoadPath::ReadOnly                            ? &readonly_[sm]
-                                                                           : nullptr);
     const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
     ++counters_.gld_requests;
     counters_.gld_sectors += sectors_.count;
@@ -319,7 +324,6 @@ class GpuMemorySystem final : public MemorySystem {
   MemoryAccessResult global_store(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
                                   sim::Cycle now) {
     memory::gather_sectors(inst, sectors_);
-    prefetch_lines(&l1_[sm]);
     ++counters_.gst_requests;
     counters_.gst_sectors += sectors_.count;
     counters_.gst_bytes_requested += sectors_.useful_bytes();

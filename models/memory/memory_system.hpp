@@ -52,6 +52,10 @@ class MemorySystem {
   // One warp memory instruction from SM `sm`, issued at core cycle `now`, by kernel `kernel_slot`.
   virtual MemoryAccessResult access(std::uint32_t sm, std::uint32_t kernel_slot, const traces::Instruction& inst,
                                     sim::Cycle now) = 0;
+  // Host-side only, no simulated effect: SM `sm` will hand `inst` to access() within a few
+  // cycles (it is a warp's next instruction), so the host memory its lookups read can start
+  // loading now and arrive by then.
+  virtual void prefetch(std::uint32_t /*sm*/, const traces::Instruction& /*inst*/) const {}
   virtual const MemoryCounters& counters() const = 0;
   // S4.6: cudaCtxResetPersistingL2Cache(): every persisting L2 line becomes normal.
   virtual void reset_persisting() = 0;
