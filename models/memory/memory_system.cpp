@@ -103,11 +103,12 @@ class GpuMemorySystem final : public MemorySystem {
       if (!l1.empty_geometry()) l1.prefetch_set(l1.default_set(l1.line_of(address)));
       l2_.prefetch(address);
     };
-    // Streaming kernels' accesses are contiguous: the lines of the first and last lanes are all
-    // of them. Otherwise every lane whose line differs from the previous lane's.
+    // Streaming kernels' accesses are contiguous: lanes spanning less than a line touch at most
+    // the lines of the first and last lane. Otherwise every lane whose line differs from the
+    // previous lane's.
     const std::uint64_t first = inst.addr[static_cast<std::size_t>(__builtin_ctz(inst.active_mask))];
     const std::uint64_t last = inst.addr[static_cast<std::size_t>(31 - __builtin_clz(inst.active_mask))];
-    if (last >= first && last - first < 2 * kLsuLineBytes) {
+    if (last >= first && last - first < kLsuLineBytes) {
       load(first);
       if (last / kLsuLineBytes != first / kLsuLineBytes) load(last);
       return;
