@@ -98,9 +98,15 @@ class GpuMemorySystem final : public MemorySystem {
 
   void prefetch(std::uint32_t sm, const traces::Instruction& inst) const override {
     if (inst.active_mask == 0 || (inst.space != MemSpace::Global && inst.space != MemSpace::None)) return;
-    const SectorCache& l1 = l1_[sm];
+    // The SM-side cache the access will look up: a load's path (none for L2-only loads); stores
+    // and atomics find their line in L1 to allocate or invalidate it.
+    const LoadPath path =
+        inst.mem_op == MemOp::Load ? load_path_[static_cast<int>(inst.cache_op)] : LoadPath::L1Lines;
+    const SectorCache* near =
+        path == LoadPath::ReadOnly ? &readonly_[sm] : path == LoadPath::L2Only ? nullptr : &l1_[sm];
+    if (near != nullptr && near->empty_geometry()) near = nullptr;
     auto load = [&](std::uint64_t address) {
-      if (!l1.empty_geometry()) l1.prefetch_set(l1.default_set(l1.line_of(address)));
+      if (near != nullptr) near->prefetch_set(near->default_set(near->line_of(address)));
       l2_.prefetch(address);
     };
     // Streaming kernels' accesses are contiguous: lanes spanning less than a line touch at most
