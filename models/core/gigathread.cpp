@@ -79,15 +79,13 @@ std::uint32_t GigaThread::next_candidate(const std::vector<std::uint64_t>& bits,
   return found < n ? found : first_at_or_after(0);  // wrap around; n when no bit is set
 }
 
-void GigaThread::on_block_retired(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now,
-                                  sim::Cycle last_memory_ready) {
+void GigaThread::on_block_retired(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now) {
   // The freed resources may take a block of any kernel that still has blocks to dispatch.
   for (auto& run : kernels_)
     if (run->next_block < run->total_blocks) run->may_fit[sm / 64] |= std::uint64_t{1} << (sm % 64);
   KernelRun& k = *kernels_[kernel_slot];
   ++k.retired_blocks;
-  k.last_memory_ready = std::max(k.last_memory_ready, last_memory_ready);
-  if (k.done()) k.end = std::max(now, k.last_memory_ready);
+  if (k.done()) k.end = now;  // its last block's stores have landed (Sm::tick)
   wake();
 }
 

@@ -20,7 +20,7 @@ struct KernelRun {
   traces::KernelInfo info;
   BlockFootprint footprint;
   std::uint64_t total_blocks = 0, next_block = 0, retired_blocks = 0;
-  sim::Cycle start = 0, end = 0, last_memory_ready = 0;
+  sim::Cycle start = 0, end = 0;
   // Bit per SM: not known to be too full for this kernel's block. A failed fit clears it and
   // only a block retiring on that SM sets it again (launches only take resources away), so
   // dispatch skips the full SMs without asking each one.
@@ -40,8 +40,7 @@ class GigaThread final : public sim::ClockedComponent, public BlockRetireListene
   // True while a kernel of this stream is running.
   bool stream_busy(std::uint64_t stream) const;
 
-  void on_block_retired(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now,
-                        sim::Cycle last_memory_ready) override;
+  void on_block_retired(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now) override;
   bool has_pending_work() const override;
   std::string waiting_for() const override;
 

@@ -2,7 +2,8 @@
 // One streaming multiprocessor (SPEC S1, S2): resident blocks and warps, warp schedulers with one
 // or two dispatch units, execution-unit issue limits, per-warp scoreboards, block barriers.
 // It ticks only while some warp can issue; otherwise it sleeps until the first scoreboard entry
-// it waits on becomes ready, or until the GigaThread engine hands it a block.
+// it waits on becomes ready, a finished block's memory operations complete, or the GigaThread
+// engine hands it a block.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -24,10 +25,8 @@ namespace warpsim::models {
 class BlockRetireListener {
  public:
   virtual ~BlockRetireListener() = default;
-  // `last_memory_ready`: when the block's last memory access completes (stores may still be in
-  // flight when the warps exit; the kernel is not done before they land).
-  virtual void on_block_retired(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now,
-                                sim::Cycle last_memory_ready) = 0;
+  // Called once the block's warps have exited and its memory operations have completed.
+  virtual void on_block_retired(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now) = 0;
 };
 
 struct SmCounters {
@@ -93,7 +92,7 @@ class Sm final : public sim::ClockedComponent {
     std::uint32_t kernel_slot = 0;
     BlockFootprint footprint;
     std::uint32_t warps_total = 0, warps_finished = 0, warps_at_barrier = 0;
-    sim::Cycle last_memory_ready = 0;
+    sim::Cycle last_memory_ready = 0;  // its last load's data back, its last store acknowledged
   };
 
   bool issue_from(std::uint32_t scheduler, sim::Cycle now);
@@ -154,7 +153,7 @@ class Sm final : public sim::ClockedComponent {
   std::vector<std::uint64_t> age_;                    // same layout: dispatch order, for gto
   std::vector<Block> blocks_;
   std::vector<UnitPool> pools_;                       // [pool group][unit]
-  std::vector<std::uint32_t> retire_queue_;           // blocks whose warps all finished at launch
+  std::vector<std::uint32_t> retire_queue_;           // blocks whose warps all exited, until their memory completes
 
   std::uint32_t used_threads_ = 0, used_warps_ = 0, used_blocks_ = 0, used_registers_ = 0, used_shared_ = 0;
   std::uint32_t resident_warps_ = 0;

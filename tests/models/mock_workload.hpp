@@ -33,6 +33,15 @@ inline Instruction load(traces::Reg dst, traces::Reg addr_reg) {
   for (int l = 0; l < 32; ++l) in.addr[l] = 0x1000 + 4 * l;
   return in;
 }
+// A store of R`data` to one coalesced 128-byte line: writes no register.
+inline Instruction store(traces::Reg data) {
+  Instruction in = op(Unit::LdSt, traces::kNoReg, {data});
+  in.space = traces::MemSpace::Global;
+  in.mem_op = traces::MemOp::Store;
+  in.width = 4;
+  for (int l = 0; l < 32; ++l) in.addr[l] = 0x2000 + 4 * l;
+  return in;
+}
 inline Instruction exit_op() {
   Instruction in = op(Unit::Control, traces::kNoReg);
   in.control = traces::Control::Exit;

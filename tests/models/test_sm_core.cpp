@@ -173,6 +173,25 @@ TEST_CASE("memory latency: a load's consumer waits for the memory system's answe
   CHECK(o.totals.state_cycles[int(models::SchedulerState::MemoryDependency)] >= 99);
 }
 
+TEST_CASE("a finished block keeps its resources until its stores are acknowledged", "[models][sm]") {
+  // Fermi fits one 1024-thread block per SM (1,536 threads). Each warp stores (the fixed
+  // 100-cycle stand-in acknowledges it at issue + 100) and exits. The 32 warps share 2 schedulers
+  // and 16 LD/ST lanes: a store occupies its LD/ST issue for 2 cycles, so the stores issue at
+  // cycles 0, 2, ..., 62 and the last warp exits at 63. The block's resources come back at 162,
+  // when the last store is acknowledged, and the second block runs 162-325 the same way: 325
+  // cycles. Freeing them at exit (63) would start the second block at 64 and end at 64 + 162.
+  // The exited warps are not active meanwhile: achieved occupancy counts each warp only up to its
+  // EXIT, at most 64 cycles.
+  ProgramKernel::Program program = [](std::uint64_t, std::uint32_t) {
+    return std::vector<Instruction>{store(1), exit_op()};
+  };
+  Outcome one = run_on("fermi-m2070", 1, 1024, program);
+  Outcome two = run_on("fermi-m2070", 2, 1024, program);
+  CHECK(one.totals.cycles == 162);
+  CHECK(two.totals.cycles == 325);
+  CHECK(two.totals.warp_cycles <= 2 * 32 * 64);
+}
+
 TEST_CASE("occupancy limits how many blocks run at once", "[models][sm]") {
   // Fermi holds 8 blocks per SM (S1.1, seeds/004). One-warp blocks running a 100-link FP32 chain
   // are latency-bound (8 warps issue once per 18 cycles, below Fermi's 1 FP32 warp-instruction
