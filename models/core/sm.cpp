@@ -405,6 +405,7 @@ std::string Sm::waiting_for() const {
   std::ostringstream out;
   out << resident_warps_ << " resident warps (" << barrier << " at a barrier, " << memory << " on memory, " << other
       << " other)";
+  if (!retire_queue_.empty()) out << ", " << retire_queue_.size() << " finished blocks waiting for their stores";
   return out.str();
 }
 
