@@ -79,6 +79,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.shared_latency = u32("latency.shared");
 
   a.launch_overhead_ns = u64("dispatch.launch_overhead_ns");
+  a.kernel_start_ns = u64("dispatch.kernel_start_ns");
   a.block_dispatch_interval_cycles = u32("dispatch.block_interval_cycles");
   a.block_start_latency_cycles = u32("dispatch.block_start_latency_cycles");
   a.warp_launch_interval_cycles = u32("dispatch.warp_launch_interval_cycles");

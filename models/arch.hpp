@@ -48,7 +48,8 @@ struct Arch {
   std::uint32_t shared_latency = 0;
 
   // GigaThread engine.
-  std::uint64_t launch_overhead_ns = 0;
+  std::uint64_t launch_overhead_ns = 0;  // host side, outside the kernel's GPU time (not simulated)
+  std::uint64_t kernel_start_ns = 0;     // GPU side: a kernel's start to its first block dispatch
   std::uint32_t block_dispatch_interval_cycles = 1;  // GPU-wide: one block per this many cycles
   std::uint32_t block_start_latency_cycles = 0;
   std::uint32_t warp_launch_interval_cycles = 0;

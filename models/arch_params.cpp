@@ -64,7 +64,10 @@ std::vector<ParamSpec> build() {
       integer("latency.control", "cycles", "latency of branches and other control instructions", 1, 10000),
       integer("latency.shared", "cycles", "shared-memory load latency without bank conflicts", 1, 10000),
 
-      integer("dispatch.launch_overhead_ns", "ns", "kernel launch to first block dispatch", 0, 1e9),
+      integer("dispatch.launch_overhead_ns", "ns",
+              "host-side launch and event overhead around a kernel's GPU time (event timings; not simulated)", 0, 1e9),
+      integer("dispatch.kernel_start_ns", "ns",
+              "GPU-side time from a kernel's start to its first block dispatch, part of the kernel's time", 0, 1e9),
       integer("dispatch.block_interval_cycles", "cycles", "GigaThread engine: cycles between two block dispatches GPU-wide", 1, 1e6),
       integer("dispatch.block_start_latency_cycles", "cycles", "block dispatch to its warps being schedulable", 0, 1e6),
       integer("dispatch.warp_launch_interval_cycles", "cycles",

@@ -27,8 +27,9 @@ ValidationRow row(std::string quantity, double reference, double simulated, Tole
 
 // ---- H100 counters: offset.csv and stride.csv -------------------------------------------------
 // Exact where the hardware is exact: instructions, requests and sectors are counts of the
-// coalescer (S3), not estimates. Time is held to ±10% for readOffset at n = 2^26 (issue 5), and for
-// stridedRead at n = 2^26 alike.
+// coalescer (S3), not estimates. Times within ±10% (issue 5 asks it of readOffset at n = 2^26; the
+// n = 2^20 rows, 3-7 us, are where the preset's kernel_start_ns is measured: one constant for all).
+// Achieved occupancy on the n = 2^26 rows, where the GPU is full for hundreds of waves.
 struct CounterColumn {
   const char* ncu;
   const char* metric;
@@ -96,14 +97,9 @@ TableBuilder h100_counters() {
                   table.rows.push_back(row(label + " " + c.metric, t.number(i, c.ncu),
                                            RunCache::metric(result, c.metric), Tolerance::exact()));
                 table.rows.push_back(l1_hit_row(label, t, i, result));
-                // Times and occupancy of the runs that fill the GPU: readOffset (issue 5's ±10%) and
-                // stridedRead, whose strides take it from DRAM-bound (1) to L1-bound (64).
-                const std::string& kernel = r.at("kernel");
-                if ((kernel == "readOffset" || kernel == "stridedRead") && split_params(r.at("params")).at("lg") == "26") {
-                  table.rows.push_back(row(label + " time_ns", t.number(i, "gpu__time_duration.sum"),
-                                           result.time_ms * 1e6, Tolerance::relative(0.10)));
-                  table.rows.push_back(occupancy_row(label, t, i, result));
-                }
+                table.rows.push_back(row(label + " time_ns", t.number(i, "gpu__time_duration.sum"),
+                                         result.time_ms * 1e6, Tolerance::relative(0.10)));
+                if (split_params(r.at("params")).at("lg") == "26") table.rows.push_back(occupancy_row(label, t, i, result));
               }
             return table;
           }};

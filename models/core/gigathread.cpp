@@ -1,5 +1,7 @@
 #include "models/core/gigathread.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <sstream>
 
 #include "sim/errors.hpp"
@@ -21,10 +23,11 @@ std::uint32_t GigaThread::launch(std::unique_ptr<traces::KernelSource> source) {
   run->total_blocks = run->info.grid.count();
   run->start = now_cycle();
   run->end = run->start;
+  run->first_dispatch = run->start + (arch_.kernel_start_ns * arch_.core_clock_khz + 500'000) / 1'000'000;
   run->may_fit.assign((sms_.size() + 63) / 64, 0);
   for (std::uint32_t sm = 0; sm < sms_.size(); ++sm) run->may_fit[sm / 64] |= std::uint64_t{1} << (sm % 64);
+  wake_at(run->first_dispatch);
   kernels_.push_back(std::move(run));
-  wake();
   return static_cast<std::uint32_t>(kernels_.size() - 1);
 }
 
@@ -41,9 +44,15 @@ bool GigaThread::stream_busy(std::uint64_t stream) const {
 }
 
 bool GigaThread::tick(sim::Cycle now) {
+  constexpr sim::Cycle kNone = std::numeric_limits<sim::Cycle>::max();
+  sim::Cycle next_start = kNone;  // the end of the earliest start time still running
   for (std::uint32_t slot = 0; slot < kernels_.size(); ++slot) {
     KernelRun& k = *kernels_[slot];
     if (k.next_block == k.total_blocks) continue;
+    if (now < k.first_dispatch) {
+      next_start = std::min(next_start, k.first_dispatch);
+      continue;
+    }
     // Round-robin over SMs, starting after the one that got the last block.
     for (std::uint32_t sm = next_candidate(k.may_fit, next_sm_); sm < sms_.size();
          sm = next_candidate(k.may_fit, sm)) {
@@ -62,7 +71,9 @@ bool GigaThread::tick(sim::Cycle now) {
       return true;
     }
   }
-  return false;  // nothing fits: sleep until a block retires
+  // Nothing fits: sleep until a block retires or a kernel's start time is over.
+  if (next_start != kNone) wake_at(next_start);
+  return false;
 }
 
 std::uint32_t GigaThread::next_candidate(const std::vector<std::uint64_t>& bits, std::uint32_t from) const {

@@ -1,7 +1,8 @@
 #pragma once
 // The GigaThread engine (S1.1): hands thread blocks of the running kernels to SMs as their
 // resources free up, in block-id order, at most one block every `block_dispatch_interval_cycles`
-// GPU-wide; a block's warps become schedulable `block_start_latency_cycles` later. Several
+// GPU-wide, from `kernel_start_ns` after the kernel starts; a block's warps become schedulable
+// `block_start_latency_cycles` after its dispatch. Several
 // kernels (different streams) may be resident at once; older launches are served first.
 #include <cstdint>
 #include <memory>
@@ -21,6 +22,7 @@ struct KernelRun {
   BlockFootprint footprint;
   std::uint64_t total_blocks = 0, next_block = 0, retired_blocks = 0;
   sim::Cycle start = 0, end = 0;
+  sim::Cycle first_dispatch = 0;  // start + the preset's kernel start time
   // Bit per SM: not known to be too full for this kernel's block. A failed fit clears it and
   // only a block retiring on that SM sets it again (launches only take resources away), so
   // dispatch skips the full SMs without asking each one.

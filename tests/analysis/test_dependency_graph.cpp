@@ -12,7 +12,8 @@ using traces::Unit;
 
 namespace {
 models::Arch one_sm(const char* preset) {
-  return models::load_arch(preset, {"gpu.sms=1", "dispatch.block_start_latency_cycles=0", "dispatch.warp_launch_interval_cycles=0"});
+  return models::load_arch(preset, {"gpu.sms=1", "dispatch.kernel_start_ns=0", "dispatch.block_start_latency_cycles=0",
+                                    "dispatch.warp_launch_interval_cycles=0"});
 }
 std::uint64_t simulate_cycles(const models::Arch& arch, ProgramKernel::Program program, std::uint32_t threads) {
   FixedLatencyMemory memory(arch.l1_hit_latency);  // as fast as the analysis assumes loads can be

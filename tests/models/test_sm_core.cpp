@@ -25,8 +25,8 @@ struct Outcome {
 
 Outcome run_on(const char* preset, std::uint32_t blocks, std::uint32_t threads, ProgramKernel::Program program,
                std::vector<std::string> extra = {}) {
-  std::vector<std::string> overrides = {"gpu.sms=1", "dispatch.block_start_latency_cycles=0", "dispatch.warp_launch_interval_cycles=0",
-                                        "dispatch.block_interval_cycles=1"};
+  std::vector<std::string> overrides = {"gpu.sms=1", "dispatch.kernel_start_ns=0", "dispatch.block_start_latency_cycles=0",
+                                        "dispatch.warp_launch_interval_cycles=0", "dispatch.block_interval_cycles=1"};
   overrides.insert(overrides.end(), extra.begin(), extra.end());
   models::Arch arch = models::load_arch(preset, overrides);
   FixedLatencyMemory memory(100);
@@ -173,6 +173,13 @@ TEST_CASE("memory latency: a load's consumer waits for the memory system's answe
   CHECK(o.totals.state_cycles[int(models::SchedulerState::MemoryDependency)] >= 99);
 }
 
+TEST_CASE("a kernel's start time delays its first block and counts in the kernel's time", "[models][sm]") {
+  // The 3-link chain of the first test takes 22 cycles from its block's dispatch. Kepler runs at
+  // 732 MHz: a 1,000 ns start time is 732 cycles before the block, 754 in all.
+  Outcome o = run_on("kepler-k20x", 1, 32, dependent_chain(3), {"dispatch.kernel_start_ns=1000"});
+  CHECK(o.totals.cycles == 732 + 22);
+}
+
 TEST_CASE("a finished block keeps its resources until its stores are acknowledged", "[models][sm]") {
   // Fermi fits one 1024-thread block per SM (1,536 threads). Each warp stores (the fixed
   // 100-cycle stand-in acknowledges it at issue + 100) and exits. The 32 warps share 2 schedulers
@@ -232,7 +239,8 @@ TEST_CASE("concurrent kernels: a block that did not fit is dispatched when anoth
   // each SM; if a retirement of A's block did not make that SM a candidate for B again, B would
   // run in a third round (or never).
   auto cycles_of = [](std::uint32_t a_blocks, std::uint32_t b_blocks) {
-    models::Arch arch = models::load_arch("kepler-k20x", {"gpu.sms=2", "dispatch.block_start_latency_cycles=0",
+    models::Arch arch = models::load_arch("kepler-k20x", {"gpu.sms=2", "dispatch.kernel_start_ns=0",
+                                                          "dispatch.block_start_latency_cycles=0",
                                                           "dispatch.warp_launch_interval_cycles=0",
                                                           "dispatch.block_interval_cycles=1"});
     FixedLatencyMemory memory(100);
@@ -270,7 +278,9 @@ TEST_CASE("an idle GPU costs no events: a long memory wait is one sleep", "[mode
   ProgramKernel::Program program = [](std::uint64_t, std::uint32_t) {
     return std::vector<Instruction>{load(1, traces::kNoReg), op(Unit::Fp32, 2, {1}), exit_op()};
   };
-  models::Arch arch = models::load_arch("kepler-k20x", {"gpu.sms=1", "dispatch.block_start_latency_cycles=0", "dispatch.warp_launch_interval_cycles=0"});
+  models::Arch arch = models::load_arch("kepler-k20x", {"gpu.sms=1", "dispatch.kernel_start_ns=0",
+                                                        "dispatch.block_start_latency_cycles=0",
+                                                        "dispatch.warp_launch_interval_cycles=0"});
   FixedLatencyMemory memory(1'000'000);
   sim::StatsRegistry stats;
   models::Gpu gpu(arch, memory, stats);
@@ -285,7 +295,8 @@ TEST_CASE("greedy-then-oldest runs one warp ahead; fair rotation interleaves (S2
   // so its load issues at 100 and warp 1's about 100 cycles later.
   auto load_cycles = [](const char* policy) {
     models::Arch arch = models::load_arch(
-        "kepler-k20x", {"gpu.sms=1", "dispatch.block_start_latency_cycles=0", "dispatch.warp_launch_interval_cycles=0", "sm.schedulers=1",
+        "kepler-k20x", {"gpu.sms=1", "dispatch.kernel_start_ns=0", "dispatch.block_start_latency_cycles=0",
+                        "dispatch.warp_launch_interval_cycles=0", "sm.schedulers=1",
                         "sm.max_warps_per_scheduler=64", "sm.dispatch_per_scheduler=1",
                         std::string("sm.scheduler_policy=") + policy});
     struct Recording : FixedLatencyMemory {
