@@ -56,8 +56,9 @@ Journal::Journal(std::filesystem::path path, std::uint64_t sweep_fingerprint, st
         exists = false;
       } else {
         throw sim::InputError(path_.string(),
-                              "this journal belongs to a different sweep (the spec, the shard or the build's metric list "
-                              "changed); delete it to start over, or choose another output with -o");
+                              "this journal belongs to a different sweep (the spec, the shard, the simulator build or a "
+                              "preset it uses changed, and results of two models must not be mixed); delete it to start "
+                              "over, or choose another output with -o");
       }
     }
     while (exists && std::getline(lines, line)) {

@@ -90,7 +90,7 @@ SweepOutcome run_sweep_mpi(const SweepRunOptions& options, const PointRunner& ru
   DriverOptions d;
   d.jobs = options.jobs;
   d.journal = journal_path(options.output, ".rank" + std::to_string(rank) + "of" + std::to_string(size));
-  d.sweep_fingerprint = sweep_fingerprint(resolved_spec_text(spec), "mpi " + shard.text());
+  d.sweep_fingerprint = sweep_fingerprint(spec, "mpi " + shard.text());
   d.progress = rank == 0 ? options.progress : (options.progress == ProgressMode::None ? ProgressMode::None : ProgressMode::Log);
   if (rank != 0 && options.progress == ProgressMode::Bar) d.progress = ProgressMode::None;
   d.log_interval = options.log_interval;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <ctime>
 #include <limits>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -77,6 +78,21 @@ void write_parameter_column(hid_t file, hid_t point_scale, const std::string& na
 // The kernel parameter `grid` (blocks) would collide with the /grid group: it becomes
 // `param.grid`. Every other parameter keeps its name.
 std::string parameter_column_name(const std::string& name) { return name == "grid" ? "param." + name : name; }
+
+std::set<std::string> spec_archs(const SweepSpec& spec) {
+  std::set<std::string> archs;
+  for (const auto& st : spec.studies)
+    if (const Setting* a = st.find("arch"))
+      for (const auto& v : a->values) archs.insert(v);
+  return archs;
+}
+
+std::string identity_text(const std::string& version, const std::string& commit,
+                          const std::map<std::string, std::string>& presets) {
+  std::string out = "warpsim " + version + " (" + commit + ")\n";
+  for (const auto& [name, text] : presets) out += "[preset " + name + "]\n" + text;
+  return out;
+}
 
 std::string preset_text(const std::string& name) {
   models::Arch arch = models::load_arch(name);
@@ -150,11 +166,7 @@ void write_contents(const std::string& path, const SweepSpec& spec, const std::v
 
   // /config: the resolved spec (parse_spec_text reads it back) and each preset it uses.
   h5::Handle config = h5::write_strings(file, "config", {}, {resolved_spec_text(spec)});
-  std::set<std::string> archs;
-  for (const auto& st : spec.studies)
-    if (const Setting* a = st.find("arch"))
-      for (const auto& v : a->values) archs.insert(v);
-  for (const auto& a : archs) h5::set_string_attribute(config, "preset " + a, preset_text(a));
+  for (const auto& a : spec_archs(spec)) h5::set_string_attribute(config, "preset " + a, preset_text(a));
 
   // /grid only for a whole sweep: a shard is not a full product.
   if (!info.shard && n == points.size()) {
@@ -177,6 +189,12 @@ void write_contents(const std::string& path, const SweepSpec& spec, const std::v
 }
 
 }  // namespace
+
+std::string model_identity(const SweepSpec& spec) {
+  std::map<std::string, std::string> presets;
+  for (const auto& a : spec_archs(spec)) presets[a] = preset_text(a);
+  return identity_text(sim::kVersion, sim::kGitCommit, presets);
+}
 
 void write_result_file(const fs::path& out, const SweepSpec& spec, const std::vector<Point>& points,
                        const std::vector<PointResult>& results, const ResultFileInfo& info) {
@@ -215,6 +233,17 @@ ResultFileContents read_result_file(const fs::path& path) {
   ResultFileContents c;
   c.config = h5::read_strings(file, "config").at(0);
   if (H5Aexists(file, "shard") > 0) c.shard = h5::string_attribute(file, "shard");
+  {
+    // The model identity as model_identity() spelled it when the file was written.
+    auto attribute = [](hid_t object, const std::string& name) {
+      return H5Aexists(object, name.c_str()) > 0 ? h5::string_attribute(object, name) : std::string("?");
+    };
+    h5::Handle config(H5Dopen2(file, "config", H5P_DEFAULT), H5Dclose, "open /config");
+    std::map<std::string, std::string> presets;
+    for (const auto& a : spec_archs(parse_spec_text(c.config, path.string() + ":/config")))
+      presets[a] = attribute(config, "preset " + a);
+    c.model = identity_text(attribute(file, "warpsim_version"), attribute(file, "git_commit"), presets);
+  }
   auto index = h5::read_int64(file, "point");
   auto status = h5::read_int64(file, "status");
   auto cycles = h5::read_int64(file, "cycles");

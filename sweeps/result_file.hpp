@@ -26,10 +26,16 @@ struct ResultFileInfo {
 void write_result_file(const std::filesystem::path& out, const SweepSpec& spec, const std::vector<Point>& points,
                        const std::vector<PointResult>& results, const ResultFileInfo& info);
 
-// What merge needs back from a file: the resolved spec, the shard, the results.
+// What decides a sweep's results besides its spec: the simulator build (version and commit) and
+// the text of every preset the spec uses. Points simulated under two identities must not end up
+// in one result (a resumed journal, merged shards).
+std::string model_identity(const SweepSpec& spec);
+
+// What merge needs back from a file: the resolved spec, the shard, the model, the results.
 struct ResultFileContents {
   std::string config;  // /config text
   std::string shard;   // root attribute "shard" ("" for a whole sweep)
+  std::string model;   // model_identity() of the build and presets that wrote it
   std::vector<PointResult> results;
 };
 ResultFileContents read_result_file(const std::filesystem::path& file);

@@ -19,10 +19,10 @@ fs::path journal_path(const fs::path& output, const std::string& suffix) {
   return j;
 }
 
-std::uint64_t sweep_fingerprint(const std::string& resolved_spec, const std::string& shard_text) {
-  std::string key = resolved_spec + "\nshard=" + shard_text + "\nmetrics=";
+std::uint64_t sweep_fingerprint(const SweepSpec& spec, const std::string& shard_text) {
+  std::string key = resolved_spec_text(spec) + "\nshard=" + shard_text + "\nmetrics=";
   for (const auto& m : models::metric_names()) key += m + ",";
-  return fingerprint(key);
+  return fingerprint(key + "\nmodel=" + model_identity(spec));
 }
 
 fs::path default_output(const fs::path& spec, const std::optional<Shard>& shard) {
@@ -49,7 +49,7 @@ SweepOutcome run_sweep(const SweepRunOptions& options, const PointRunner& runner
   DriverOptions d;
   d.jobs = options.jobs;
   d.journal = journal_path(options.output);
-  d.sweep_fingerprint = sweep_fingerprint(resolved_spec_text(spec), shard.text());
+  d.sweep_fingerprint = sweep_fingerprint(spec, shard.text());
   d.progress = options.progress;
   d.log_interval = options.log_interval;
   d.label = "sweep " + options.spec.filename().string() + (shard.whole() ? "" : " shard " + shard.text());

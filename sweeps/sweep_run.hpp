@@ -10,6 +10,7 @@
 #include "sweeps/point_result.hpp"
 #include "sweeps/progress.hpp"
 #include "sweeps/shard.hpp"
+#include "sweeps/spec.hpp"
 
 namespace warpsim::sweeps {
 
@@ -28,9 +29,10 @@ enum class SweepOutcome { Complete, Interrupted };
 
 SweepOutcome run_sweep(const SweepRunOptions& options, const PointRunner& runner);
 
-// The journal beside an output file, and the fingerprint that ties it to one sweep and shard.
+// The journal beside an output file, and the fingerprint that ties it to one sweep and shard
+// simulated by one model (model_identity: the build and the presets).
 std::filesystem::path journal_path(const std::filesystem::path& output, const std::string& suffix = "");
-std::uint64_t sweep_fingerprint(const std::string& resolved_spec, const std::string& shard_text);
+std::uint64_t sweep_fingerprint(const SweepSpec& spec, const std::string& shard_text);
 // Default output: SPEC's stem in the working directory, with the shard in the name if any.
 std::filesystem::path default_output(const std::filesystem::path& spec, const std::optional<Shard>& shard);
 // Refuses an output whose directory does not exist, before anything runs.

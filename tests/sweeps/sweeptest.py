@@ -81,6 +81,23 @@ persist_bytes = 1M..4M x 2
 """
 
 
+def changed_presets(directory, preset, key, value):
+    """A copy of the shipped presets (for WARPSIM_PRESET_DIR) with one value of one preset changed."""
+    import re
+    import shutil
+    out = os.path.join(directory, "presets-" + key.replace(".", "-"))
+    shutil.copytree(os.path.join(source_dir(), "models", "presets"), out)
+    path = os.path.join(out, preset + ".ini")
+    name = key.split(".", 1)[1]
+    with open(path) as f:
+        text = f.read()
+    changed, n = re.subn(r"(?m)^(" + re.escape(name) + r"\s*=\s*)\S+", r"\g<1>" + value, text)
+    assert n == 1, (path, key)
+    with open(path, "w") as f:
+        f.write(changed)
+    return out
+
+
 def write(path, text):
     with open(path, "w") as f:
         f.write(text)

@@ -84,6 +84,16 @@ def main():
     proc.wait()
     r = st.sweep(other, "-o", out, check=False)
     assert r.returncode == 2 and "different sweep" in r.stderr, r.stderr
+
+    # So is one whose points came from another model: the same spec, a preset changed in between
+    # (as after an upgrade). With the presets it was started with, it resumes.
+    presets = st.changed_presets(d, "hopper-h100", "dispatch.kernel_start_ns", "2000")
+    r = st.sweep(spec, "-o", out, check=False, extra_env={"WARPSIM_PRESET_DIR": presets})
+    assert r.returncode == 2 and "different sweep" in r.stderr and "preset" in r.stderr, r.stderr
+    saved = journal_records(out + ".journal")
+    r = st.sweep(spec, "-o", out, "--progress", "log")
+    assert f"{saved} from the journal" in r.stderr, r.stderr
+    st.assert_same_results(reference, out)
     print("ok")
 
 

@@ -66,6 +66,15 @@ def main():
     assert r.returncode == 2 and "are in none of the shards" in r.stderr, r.stderr
     assert not os.path.exists(os.path.join(d, "bad.h5"))
 
+    # A shard simulated with another preset (or build) is not merged with the rest.
+    presets = st.changed_presets(d, "hopper-h100", "dispatch.kernel_start_ns", "2000")
+    other = os.path.join(d, "s2-other-model.h5")
+    st.sweep(spec, "--shard", "2/3", "-o", other, "-j", 1, extra_env={"WARPSIM_PRESET_DIR": presets})
+    r = subprocess.run([st.binary(), "sweep", "merge", os.path.join(d, "mixed.h5")] + shards[:2] + [other],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "another warpsim build or with other presets" in r.stderr, r.stderr
+    assert not os.path.exists(os.path.join(d, "mixed.h5"))
+
     # Inside a Slurm array task the shard comes from the environment.
     out = os.path.join(d, "array1.h5")
     st.sweep(spec, "-o", out, extra_env={"SLURM_ARRAY_TASK_ID": 5, "SLURM_ARRAY_TASK_COUNT": 3,
