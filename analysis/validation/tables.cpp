@@ -99,7 +99,8 @@ TableBuilder h100_counters() {
                 table.rows.push_back(l1_hit_row(label, t, i, result));
                 table.rows.push_back(row(label + " time_ns", t.number(i, "gpu__time_duration.sum"),
                                          result.time_ms * 1e6, Tolerance::relative(0.10)));
-                if (split_params(r.at("params")).at("lg") == "26") table.rows.push_back(occupancy_row(label, t, i, result));
+                if (split_params(r.at("params")).at("lg") == "26")
+                  table.rows.push_back(occupancy_row(label, t, i, result));
               }
             return table;
           }};
