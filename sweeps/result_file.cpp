@@ -219,19 +219,22 @@ void write_result_file(const fs::path& out, const SweepSpec& spec, const std::ve
   }
 }
 
-ResultFileContents read_result_file(const fs::path& path) {
-  if (!fs::exists(path)) throw sim::InputError(path.string(), "no such file");
-  if (H5Fis_hdf5(path.c_str()) <= 0) throw sim::InputError(path.string(), "not an HDF5 file");
+namespace {
+
+ResultFileContents read_contents(const fs::path& path) {
   h5::Handle file = h5::open_file_readonly(path.string());
-  auto require = [&](const char* name) {
+  auto require = [&](const std::string& name) {
     if (!h5::exists(file, name))
-      throw sim::InputError(path.string(), std::string("not a warpsim sweep result (no /") + name + ")");
+      throw sim::InputError(path.string(), "not a complete warpsim sweep result (no /" + name + ")");
   };
   if (H5Aexists(file, "schema") <= 0 || h5::string_attribute(file, "schema") != kResultSchema)
     throw sim::InputError(path.string(), std::string("not a ") + kResultSchema + " result file");
-  require("config");
+  for (const char* name : {"config", "point", "status", "cycles", "time_ms", "wall_s", "message", "resolved_params"})
+    require(name);
   ResultFileContents c;
-  c.config = h5::read_strings(file, "config").at(0);
+  const auto config_text = h5::read_strings(file, "config");
+  if (config_text.size() != 1) throw sim::InputError(path.string(), "/config is not one string");
+  c.config = config_text[0];
   if (H5Aexists(file, "shard") > 0) c.shard = h5::string_attribute(file, "shard");
   {
     // The model identity as model_identity() spelled it when the file was written.
@@ -244,32 +247,59 @@ ResultFileContents read_result_file(const fs::path& path) {
       presets[a] = attribute(config, "preset " + a);
     c.model = identity_text(attribute(file, "warpsim_version"), attribute(file, "git_commit"), presets);
   }
-  auto index = h5::read_int64(file, "point");
-  auto status = h5::read_int64(file, "status");
-  auto cycles = h5::read_int64(file, "cycles");
-  auto time_ms = h5::read_double(file, "time_ms");
-  auto wall_s = h5::read_double(file, "wall_s");
-  auto message = h5::read_strings(file, "message");
-  auto resolved = h5::read_strings(file, "resolved_params");
-  const auto& names = models::metric_names();
+  const auto index = h5::read_int64(file, "point");
+  auto same_rows = [&](const std::string& name, std::size_t rows) {
+    if (rows != index.size())
+      throw sim::InputError(path.string(), "column /" + name + " has " + std::to_string(rows) + " rows, /point has " +
+                                               std::to_string(index.size()));
+  };
+  const auto status = h5::read_int64(file, "status");
+  const auto cycles = h5::read_int64(file, "cycles");
+  const auto time_ms = h5::read_double(file, "time_ms");
+  const auto wall_s = h5::read_double(file, "wall_s");
+  const auto message = h5::read_strings(file, "message");
+  const auto resolved = h5::read_strings(file, "resolved_params");
+  same_rows("status", status.size());
+  same_rows("cycles", cycles.size());
+  same_rows("time_ms", time_ms.size());
+  same_rows("wall_s", wall_s.size());
+  same_rows("message", message.size());
+  same_rows("resolved_params", resolved.size());
   std::vector<std::vector<double>> metrics;
-  for (const auto& m : names) {
-    require(m.c_str());
+  for (const auto& m : models::metric_names()) {
+    require(m);
     metrics.push_back(h5::read_double(file, m));
+    same_rows(m, metrics.back().size());
   }
   c.results.resize(index.size());
   for (std::size_t i = 0; i < index.size(); ++i) {
+    if (index[i] < 0) throw sim::InputError(path.string(), "/point holds a negative index");
     PointResult& r = c.results[i];
     r.index = static_cast<std::size_t>(index[i]);
-    r.status = static_cast<int>(status.at(i));
-    r.cycles = cycles.at(i);
-    r.time_ms = time_ms.at(i);
-    r.wall_s = wall_s.at(i);
-    r.message = message.at(i);
-    r.resolved_params = resolved.at(i);
-    for (const auto& col : metrics) r.metrics.push_back(col.at(i));
+    r.status = static_cast<int>(status[i]);
+    r.cycles = cycles[i];
+    r.time_ms = time_ms[i];
+    r.wall_s = wall_s[i];
+    r.message = message[i];
+    r.resolved_params = resolved[i];
+    for (const auto& col : metrics) r.metrics.push_back(col[i]);
   }
   return c;
+}
+
+}  // namespace
+
+ResultFileContents read_result_file(const fs::path& path) {
+  if (!fs::exists(path)) throw sim::InputError(path.string(), "no such file");
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw sim::InputError(path.string(), "not an HDF5 file");
+  try {
+    return read_contents(path);
+  } catch (const sim::InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    // The HDF5 helpers throw "HDF5: cannot ..." when the library fails: a damaged or truncated file.
+    throw sim::InputError(path.string(), std::string("damaged or truncated HDF5 file (") + e.what() + ")");
+  }
 }
 
 }  // namespace warpsim::sweeps
