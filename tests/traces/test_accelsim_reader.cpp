@@ -293,6 +293,11 @@ TEST_CASE("kernelslist.g: memcpy steps, launches, a missing kernel file", "[acce
   write_file(dir + "/kernelslist.g", "MemcpyHtoD,0x00007fc84150zz00,32768\n");
   CHECK(contains(input_error_of([&] { open_workload(dir + "/kernelslist.g"); }), "kernelslist.g:1: "));
   CHECK(contains(input_error_of([&] { open_workload(dir + "/nothing.traceg"); }), "no such file"));
+  // A list that launches nothing (only copies, or not a kernelslist at all) is the wrong file.
+  write_file(dir + "/kernelslist.g", "MemcpyHtoD,0x00007fc841500000,32768\nsomething else\n");
+  CHECK(contains(input_error_of([&] { open_workload(dir + "/kernelslist.g"); }), "no kernel launch"));
+  write_file(dir + "/kernelslist.g", "x");
+  CHECK(contains(input_error_of([&] { open_workload(dir + "/kernelslist.g"); }), "kernelslist.g: no kernel launch"));
   fs::remove_all(dir);
 }
 

@@ -1,5 +1,6 @@
 #include "traces/accelsim/kernelslist.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "sim/errors.hpp"
@@ -68,6 +69,10 @@ Workload read_kernelslist(const std::string& path) {
     }
     // Every other line is ignored, as Accel-Sim does (FORMAT.md section 1).
   }
+  // Accel-Sim would run such a list and report nothing; a list without a launch is the wrong file.
+  const bool launches = std::any_of(w.steps.begin(), w.steps.end(),
+                                    [](const WorkloadStep& s) { return s.kind == WorkloadStep::Kind::Launch; });
+  if (!launches) throw InputError(path, "no kernel launch in the list (no line starting with 'kernel')");
   return w;
 }
 
