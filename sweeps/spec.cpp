@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -30,15 +31,18 @@ std::vector<const Setting*> Study::axes() const {
   return out;
 }
 
+// Both saturate at SIZE_MAX: four axes of a million values overflow 64 bits.
 std::size_t Study::point_count() const {
   std::size_t n = 1;
-  for (const auto& s : settings) n *= s.values.size();
+  for (const auto& s : settings)
+    if (__builtin_mul_overflow(n, s.values.size(), &n)) return SIZE_MAX;
   return n;
 }
 
 std::size_t SweepSpec::point_count() const {
   std::size_t n = 0;
-  for (const auto& s : studies) n += s.point_count();
+  for (const auto& s : studies)
+    if (__builtin_add_overflow(n, s.point_count(), &n)) return SIZE_MAX;
   return n;
 }
 
@@ -154,6 +158,15 @@ SweepSpec parse_entries(const std::vector<sim::IniEntry>& entries, const std::st
     std::stable_partition(st.settings.begin() + 1, st.settings.end(),
                           [](const Setting& s) { return s.name == "kernel" || s.name == "trace"; });
     check_kernel_settings(st, file);
+  }
+  // Every point is enumerated in memory (~330 bytes each), shards included.
+  if (spec.point_count() > kMaxSweepPoints) {
+    std::string sizes;
+    for (const auto& st : spec.studies)
+      sizes += (sizes.empty() ? "" : ", ") + st.name + " " +
+               (st.point_count() == SIZE_MAX ? std::string("more than 2^64") : std::to_string(st.point_count()));
+    throw sim::InputError(file, "the sweep has more than " + std::to_string(kMaxSweepPoints) +
+                                    " points (studies: " + sizes + "); split it into several specs");
   }
   return spec;
 }

@@ -32,6 +32,9 @@ struct Study {
   std::size_t point_count() const;
 };
 
+// The most points one spec may have: they are all enumerated in memory, ~3 GB at this size.
+inline constexpr std::size_t kMaxSweepPoints = 10'000'000;
+
 struct SweepSpec {
   std::string file;         // where it was read from, for messages
   std::string description;  // [sweep] description

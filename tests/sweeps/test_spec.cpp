@@ -121,6 +121,22 @@ TEST_CASE("spec errors name file:line", "[sweep][spec]") {
                     Contains("no [study NAME] section"));
 }
 
+TEST_CASE("a sweep of more points than fit in memory is an input error, not an allocation failure", "[sweep][spec]") {
+  auto dir = test::temp_dir("spec-size");
+  const std::string head = "[study a]\narch = hopper-h100\nkernel = persistKernel\n";
+  // 10,000 x 1,001 = 10,010,000 points: just over the limit of 10,000,000.
+  auto over = test::write_spec(dir, "over.ini", head + "grid = 1..10000\nblock = 1..1001\n");
+  CHECK_THROWS_WITH(sweeps::parse_spec(over), Contains("more than 10000000 points") && Contains("a 10010000"));
+  // 10,000 x 1,000 = 10,000,000 points: allowed.
+  auto at = test::write_spec(dir, "at.ini", head + "grid = 1..10000\nblock = 1..1000\n");
+  CHECK(sweeps::parse_spec(at).point_count() == 10'000'000);
+  // 100,000^3 x 1,024 x 100,000 overflows 64 bits: the count saturates instead of wrapping.
+  auto huge = test::write_spec(dir, "huge.ini", head + "grid = 1..100000\nblock = 1..1024\n"
+                                                      "persist_bytes = 4..400000 step 4\ndata_bytes = 4..400000 step 4\n"
+                                                      "window_bytes = 4..400000 step 4\n");
+  CHECK_THROWS_WITH(sweeps::parse_spec(huge), Contains("more than 2^64"));
+}
+
 TEST_CASE("the shipped specs parse", "[sweep][spec]") {
   for (const char* name : {"smoke.ini", "demo.ini", "blocksize.ini", "stride.ini", "l2_persistence.ini"}) {
     INFO(name);
