@@ -12,6 +12,7 @@
 #include "models/core/sm.hpp"
 #include "models/occupancy.hpp"
 #include "sim/clocked_component.hpp"
+#include "traces/accelsim/trace_origin.hpp"
 #include "traces/kernel_source.hpp"
 
 namespace warpsim::models {
@@ -23,6 +24,7 @@ struct KernelRun {
   std::uint64_t total_blocks = 0, next_block = 0, retired_blocks = 0;
   sim::Cycle start = 0, end = 0;
   sim::Cycle first_dispatch = 0;  // start + the preset's kernel start time
+  traces::TracedKernelSource* traced = nullptr;  // `source` if it reads a trace that may leave blocks out
   // Bit per SM: not known to be too full for this kernel's block. A failed fit clears it and
   // only a block retiring on that SM sets it again (launches only take resources away), so
   // dispatch skips the full SMs without asking each one.
@@ -50,6 +52,8 @@ class GigaThread final : public sim::ClockedComponent, public BlockRetireListene
   bool tick(sim::Cycle now) override;
 
  private:
+  // Moves `k.next_block` past the ids its trace left out, counting them as done.
+  void skip_untraced(KernelRun& k, sim::Cycle now);
   // The first SM at or after `from` in round-robin order whose bit is set, or sms_.size().
   std::uint32_t next_candidate(const std::vector<std::uint64_t>& bits, std::uint32_t from) const;
 

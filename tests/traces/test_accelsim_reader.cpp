@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 
+#include "models/simulate.hpp"
 #include "sim/errors.hpp"
 #include "tests/test_support.hpp"
 #include "tests/traces/accelsim_test_helpers.hpp"
@@ -192,6 +193,30 @@ TEST_CASE("an unknown opcode is classed by default and reported as a warning", "
   read_all(*pascal);
   REQUIRE(pascal->warnings().size() == 1);
   CHECK(contains(pascal->warnings()[0], "sm_61"));
+}
+
+TEST_CASE("the simulator skips blocks a trace left out, even in a corrupt 2^63-block grid", "[accelsim][models]") {
+  // Two traced blocks of one warp each (NOP, EXIT). Left-out blocks never ran on the GPU (FORMAT.md
+  // section 3): with them skipped, a grid of 4 with blocks 0 and 2 traced, and a corrupt grid of
+  // 2^31 x 65535 x 65535 ids with the same two, take the cycles of a grid of exactly 2. Walked one
+  // id at a time, the corrupt grid would never finish.
+  std::string dir = temp_dir("left-out");
+  auto cycles_of = [&](const char* grid, std::initializer_list<int> blocks) {
+    std::string text = traceg_header(3, grid, "(32,1,1)");
+    for (int b : blocks) {
+      text += "#BEGIN_TB\nthread block = " + std::to_string(b) + ",0,0\nwarp = 0\ninsts = 2\n";
+      text += "0000 ffffffff 0 NOP 0 0 \n0010 ffffffff 0 EXIT 0 0 \n#END_TB\n";
+    }
+    const std::string path = dir + "/k.traceg";
+    write_file(path, text);
+    warpsim::models::RunResult r = warpsim::models::simulate({"hopper-h100", {}, "", {}, path, 1});
+    CHECK(r.warp_instructions == 4);
+    return r.cycles;
+  };
+  const auto dense = cycles_of("(2,1,1)", {0, 1});
+  REQUIRE(cycles_of("(4,1,1)", {0, 2}) == dense);  // if blocks were walked, the next run would not end
+  CHECK(cycles_of("(2147483647,65535,65535)", {0, 1}) == dense);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("blocks left out have no warps; blocks can be reopened", "[accelsim]") {
