@@ -17,15 +17,18 @@ void merge_result_files(const std::filesystem::path& out, const std::vector<std:
   std::map<std::size_t, std::pair<PointResult, std::string>> by_index;
   for (const auto& path : shards) {
     ResultFileContents c = read_result_file(path);
-    if (config.empty()) config = c.config, model = c.model;
-    else if (c.config != config)
+    if (config.empty()) {
+      config = c.config;
+      model = c.model;
+    } else if (c.config != config) {
       throw sim::InputError(path.string(), "belongs to a different sweep than " + shards.front().string() +
                                                " (their /config differ)");
-    else if (c.model != model)
+    } else if (c.model != model) {
       throw sim::InputError(path.string(), "was simulated by another warpsim build or with other presets than " +
                                                shards.front().string() +
                                                " (warpsim_version, git_commit or a /config preset differ): their "
                                                "results are not comparable; rerun one of them with the other's build");
+    }
     for (auto& r : c.results) {
       auto [it, fresh] = by_index.emplace(r.index, std::make_pair(r, path.string()));
       if (!fresh)
