@@ -120,6 +120,9 @@ int sweep_slurm(const Args& args) {
   o.output = vm.count("output") ? fs::path(vm["output"].as<std::string>()) : default_output(o.spec, std::nullopt);
   o.tasks = vm["tasks"].as<std::size_t>();
   if (o.tasks < 1) throw sim::InputError("--tasks", "must be at least 1");
+  if (o.tasks > o.points)
+    throw sim::InputError("--tasks", std::to_string(o.tasks) + " array tasks for " + std::to_string(o.points) +
+                                         " points; at most one task per point");
   o.cpus_per_task = vm["cpus-per-task"].as<int>();
   if (o.cpus_per_task < 1) throw sim::InputError("--cpus-per-task", "must be at least 1");
   o.time_limit = vm["time"].as<std::string>();
@@ -179,6 +182,8 @@ int cmd_sweep(const Args& args) {
   }
   o.jobs = vm["jobs"].as<int>();
   if (o.jobs < 0) throw sim::InputError("-j", "must be 0 (all cores) or more");
+  // Each job is a thread; far beyond any node's cores, creating them fails.
+  if (o.jobs > 4096) throw sim::InputError("-j", "at most 4096 worker threads");
   if (vm.count("shard")) o.shard = parse_shard(vm["shard"].as<std::string>());
   else o.shard = shard_from_slurm_environment();
   o.progress = parse_progress_mode(vm["progress"].as<std::string>());

@@ -120,7 +120,9 @@ DriverOutcome run_points(const std::vector<Point>& points, const PointRunner& ru
   });
 
   auto should_stop = [&] { return collector_failed.load() || (options.stop && options.stop->load()); };
-  const int jobs = options.jobs > 0 ? options.jobs : default_jobs();
+  // No more workers than points: a thread per idle worker is only cost.
+  const int jobs = static_cast<int>(
+      std::min<std::size_t>(options.jobs > 0 ? options.jobs : default_jobs(), std::max<std::size_t>(1, todo.size())));
   // -j above the core count is honoured (e.g. points that wait on I/O, or testing -j 4 on 2 cores):
   // TBB's default worker limit is the core count, so raise it for this sweep.
   tbb::global_control workers(tbb::global_control::max_allowed_parallelism,

@@ -120,6 +120,15 @@ def main():
     assert r.returncode == 0, r.stdout + r.stderr
     assert "submitted array job 1001 (3 tasks) and merge job 1002" in r.stdout, r.stdout
     st.assert_same_results(whole, result)
+
+    # Impossible cluster sizes are input errors: more array tasks than points (47), more worker
+    # threads than any node has. -j above the point count is fine: the extra workers are not made.
+    r = subprocess.run([st.binary(), "sweep", "slurm", spec, "--tasks", "48"], capture_output=True, text=True)
+    assert r.returncode == 2 and "48 array tasks for 47 points" in r.stderr, r.stderr
+    r = st.sweep(spec, "-o", os.path.join(d, "j.h5"), "-j", 100000, check=False)
+    assert r.returncode == 2 and "at most 4096 worker threads" in r.stderr, r.stderr
+    st.sweep(spec, "-o", os.path.join(d, "j.h5"), "-j", 4096)
+    st.assert_same_results(whole, os.path.join(d, "j.h5"))
     print("ok")
 
 
