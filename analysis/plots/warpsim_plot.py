@@ -113,6 +113,10 @@ def column_of(setting):
     return "param.grid" if setting == "grid" else setting
 
 
+# What the plots read from every result file (CONTRACT.md); anything less is a damaged file.
+REQUIRED_COLUMNS = ("config", "point", "study", "arch", "kernel", "time_ms", "status")
+
+
 def load(path):
     """The sweep as {'columns': {name: array}, 'axes': {study: [axes]}, 'shard': str}."""
     if not os.path.exists(path):
@@ -126,13 +130,24 @@ def load(path):
         schema = schema.decode() if isinstance(schema, bytes) else schema
         if schema != SCHEMA:
             raise NotAResultFile(f"{path}: not a warpsim sweep result (schema {schema!r}, expected {SCHEMA!r})")
-        config = f["config"][()]
-        config = config.decode() if isinstance(config, bytes) else str(config)
-        axes = parse_config_axes(config)
-        columns = {}
-        for name, item in f.items():
-            if isinstance(item, h5py.Dataset) and item.ndim == 1:
-                columns[name] = _decode(item[()])
+        for name in REQUIRED_COLUMNS:
+            if not isinstance(f.get(name), h5py.Dataset):
+                raise NotAResultFile(f"{path}: not a complete warpsim sweep result (no column /{name})")
+        try:
+            config = f["config"][()]
+            columns = {}
+            for name, item in f.items():
+                if isinstance(item, h5py.Dataset) and item.ndim == 1:
+                    columns[name] = _decode(item[()])
+        except OSError as e:
+            raise NotAResultFile(f"{path}: damaged HDF5 file ({e})") from None
+        if not isinstance(config, (bytes, str)):
+            raise NotAResultFile(f"{path}: /config is not the sweep's spec text")
+        axes = parse_config_axes(config.decode() if isinstance(config, bytes) else config)
+        rows = len(columns["point"])
+        for name, values in columns.items():
+            if len(values) != rows:
+                raise NotAResultFile(f"{path}: column /{name} has {len(values)} rows, /point has {rows}")
         shard = f.attrs.get("shard", "")
     return {"columns": columns, "axes": axes, "shard": shard.decode() if isinstance(shard, bytes) else shard}
 
