@@ -73,7 +73,9 @@ std::vector<ParamSpec> build() {
       integer("dispatch.warp_launch_interval_cycles", "cycles",
               "an SM starts a block's warps one after another, this many cycles apart", 0, 1e6),
 
-      integer("l1.size_bytes", "bytes", "L1 data cache per SM", 0),
+      // Cache sizes are bounded by what the host can hold (~40 bytes of state per line, per SM for
+      // L1): 16x the largest real L1 (256 KB) and 8x the largest real L2 leave room for what-ifs.
+      integer("l1.size_bytes", "bytes", "L1 data cache per SM", 0, 4 << 20),
       integer("l1.line_bytes", "bytes", "L1 line size (S3.2)", 32, 1024),
       integer("l1.sector_bytes", "bytes", "L1 sector size (Hopper: 4 sectors per line)", 32, 1024),
       integer("l1.ways", "ways", "L1 associativity", 1, 1024),
@@ -82,9 +84,9 @@ std::vector<ParamSpec> build() {
       flag("l1.stores_allocate",
            "global stores write through and allocate their line in L1 without fetching it (Volta and later); "
            "off: a store invalidates the line it hits (S3.4)"),
-      integer("readonly.size_bytes", "bytes", "read-only data cache per SM (0: none)", 0),
+      integer("readonly.size_bytes", "bytes", "read-only data cache per SM (0: none)", 0, 4 << 20),
       integer("readonly.line_bytes", "bytes", "read-only cache granularity (S3.6)", 32, 1024),
-      integer("l2.size_bytes", "bytes", "L2 cache, whole GPU", 1024),
+      integer("l2.size_bytes", "bytes", "L2 cache, whole GPU", 1024, 1 << 30),
       integer("l2.line_bytes", "bytes", "L2 line size", 32, 1024),
       integer("l2.sector_bytes", "bytes", "L2 sector size", 32, 1024),
       integer("l2.ways", "ways", "L2 associativity", 1, 1024),

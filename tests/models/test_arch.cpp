@@ -52,4 +52,8 @@ TEST_CASE("set overrides a preset value and unknown presets or keys are input er
   REQUIRE_THROWS_WITH(load_arch("kepler-k20x", {"gpu.smz=3"}), Catch::Contains("unknown parameter 'gpu.smz'"));
   REQUIRE_THROWS_WITH(load_arch("kepler-k20x", {"gpu.sms=0"}), Catch::Contains("must be in"));
   REQUIRE_THROWS_WITH(load_arch("kepler-k20x", {"dram.latency_min=900"}), Catch::Contains("exceeds dram.latency_max"));
+  // Caches too large for the host's memory are refused up front, not by a failed allocation.
+  for (const char* huge : {"l2.size_bytes=1000000000000", "l1.size_bytes=1000000000000", "readonly.size_bytes=8388608"})
+    REQUIRE_THROWS_WITH(load_arch("hopper-h100", {huge}), Catch::Contains("must be in"));
+  CHECK(load_arch("hopper-h100", {"l2.size_bytes=1073741824"}).l2_bytes == 1073741824);
 }
