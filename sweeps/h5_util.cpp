@@ -37,6 +37,15 @@ void silence_hdf5_errors() {
 }
 }  // namespace
 
+void require_hdf5_file(const std::filesystem::path& path) {
+  const std::string where = path.string();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw sim::InputError(where, "no such file");
+  if (std::filesystem::is_directory(path, ec)) throw sim::InputError(where, "is a directory, not a result file");
+  silence_hdf5_errors();
+  if (H5Fis_hdf5(where.c_str()) <= 0) throw sim::InputError(where, "not an HDF5 file (expected a warpsim sweep result)");
+}
+
 Handle create_file(const std::string& path) {
   silence_hdf5_errors();
   // Creation order is tracked so h5py and xarray list columns in the order they were written.

@@ -5,8 +5,12 @@
 #include <hdf5.h>
 
 #include <cstdint>
+#include <exception>
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include "sim/errors.hpp"
 
 namespace warpsim::sweeps::h5 {
 
@@ -30,6 +34,25 @@ class Handle {
 
 // Throws std::runtime_error(what) when an HDF5 call returned a negative status.
 void check(herr_t status, const std::string& what);
+
+// Runs `read()` on the HDF5 file at `path`, for readers of files users hand in (merge, report).
+// A missing path, a directory or a file that is not HDF5 is refused first. What a damaged or
+// truncated file makes the helpers below throw ("HDF5: cannot ...", a short dataset) becomes an
+// InputError naming the file; InputErrors from `read` get the file's name in front if they lack it.
+void require_hdf5_file(const std::filesystem::path& path);
+template <class Read>
+auto read_file_checked(const std::filesystem::path& path, Read read) -> decltype(read()) {
+  require_hdf5_file(path);
+  const std::string where = path.string();
+  try {
+    return read();
+  } catch (const sim::InputError& e) {
+    if (std::string(e.what()).rfind(where, 0) == 0) throw;
+    throw sim::InputError(where, e.what());
+  } catch (const std::exception& e) {
+    throw sim::InputError(where, std::string("damaged or truncated HDF5 file (") + e.what() + ")");
+  }
+}
 
 Handle create_file(const std::string& path);
 Handle open_file_readonly(const std::string& path);

@@ -290,16 +290,7 @@ ResultFileContents read_contents(const fs::path& path) {
 }  // namespace
 
 ResultFileContents read_result_file(const fs::path& path) {
-  if (!fs::exists(path)) throw sim::InputError(path.string(), "no such file");
-  if (H5Fis_hdf5(path.c_str()) <= 0) throw sim::InputError(path.string(), "not an HDF5 file");
-  try {
-    return read_contents(path);
-  } catch (const sim::InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    // The HDF5 helpers throw "HDF5: cannot ..." when the library fails: a damaged or truncated file.
-    throw sim::InputError(path.string(), std::string("damaged or truncated HDF5 file (") + e.what() + ")");
-  }
+  return h5::read_file_checked(path, [&] { return read_contents(path); });
 }
 
 }  // namespace warpsim::sweeps

@@ -2,7 +2,6 @@
 
 #include <hdf5.h>
 
-#include <stdexcept>
 
 #include "sim/errors.hpp"
 #include "sweeps/h5_util.hpp"
@@ -96,23 +95,7 @@ ResultTable read_checked(const fs::path& path) {
 }  // namespace
 
 ResultTable read_result_table(const fs::path& path) {
-  const std::string where = path.string();
-  std::error_code ec;
-  if (!fs::exists(path, ec)) throw sim::InputError(where, "no such file");
-  if (fs::is_directory(path, ec)) throw sim::InputError(where, "is a directory, not a result file");
-  // Our messages replace HDF5's own error stack, which would only bury them on stderr.
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  if (H5Fis_hdf5(where.c_str()) <= 0) throw sim::InputError(where, "not an HDF5 file (expected a warpsim sweep result)");
-  try {
-    return read_checked(path);
-  } catch (const sim::InputError& e) {
-    const std::string what = e.what();
-    if (what.rfind(where, 0) == 0) throw;
-    throw sim::InputError(where, what);
-  } catch (const std::runtime_error& e) {
-    // The HDF5 helpers throw "HDF5: cannot ..." when the library fails: a truncated or damaged file.
-    throw sim::InputError(where, std::string("damaged or truncated HDF5 file (") + e.what() + ")");
-  }
+  return h5::read_file_checked(path, [&] { return read_checked(path); });
 }
 
 }  // namespace warpsim::analysis
