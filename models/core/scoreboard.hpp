@@ -88,9 +88,11 @@ class Scoreboard {
     epoch_ = epoch;
   }
 
-  alignas(64) std::array<std::uint32_t, kRegisters> entry_{};  // (cycle - epoch_) << 1 | from memory
+  // The epoch and the written bits, which every issue reads or updates, share the scoreboard's
+  // first host cache line; R0-R15 fill the second. The SM prefetches both (Sm::prefetch).
+  alignas(64) sim::Cycle epoch_ = 0;
   std::array<std::uint64_t, (kRegisters + 63) / 64> written_{};  // registers to clear on reset
-  sim::Cycle epoch_ = 0;
+  alignas(64) std::array<std::uint32_t, kRegisters> entry_{};  // (cycle - epoch_) << 1 | from memory
 };
 
 }  // namespace warpsim::models

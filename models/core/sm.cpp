@@ -335,9 +335,16 @@ void Sm::prefetch() const {
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s) {
     const Warp& w = warps_[slot_of(s, sched_[s].likely_next)];
     __builtin_prefetch(&w);
-    __builtin_prefetch(&w.scoreboard);
+    __builtin_prefetch(&w.scoreboard);                                            // epoch, written bits
+    __builtin_prefetch(reinterpret_cast<const char*>(&w.scoreboard) + 64);        // R0-R15
     if (buffer_depth_ > 1) __builtin_prefetch(&w.buffer[1]);
+    __builtin_prefetch(&ready_at_[std::size_t(s) * scan_width_]);
   }
+  // What every scheduler's look reads besides its warp: the head units and the unit pools.
+  __builtin_prefetch(head_unit_.data());
+  const char* pools = reinterpret_cast<const char*>(pools_.data());
+  for (std::size_t offset = 0; offset < pools_.size() * sizeof(UnitPool); offset += 64)
+    __builtin_prefetch(pools + offset);
 }
 
 bool Sm::tick(sim::Cycle now) {
