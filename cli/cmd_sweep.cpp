@@ -74,6 +74,23 @@ void print_dry_run(const SweepSpec& spec, std::size_t sample) {
   }
 }
 
+// CONTRACT.md's exit codes: a sweep none of whose points succeeded ends like an input error
+// when the simulator refused every point, like an internal failure otherwise; its result file
+// is still there, with each point's message. An interrupted sweep ends as the signal asked.
+int exit_status(SweepOutcome outcome) {
+  switch (outcome) {
+    case SweepOutcome::Complete:
+      return kExitOk;
+    case SweepOutcome::Interrupted:
+      return 128 + (stop_signal_number() ? stop_signal_number() : 2);
+    case SweepOutcome::EveryPointRefused:
+      return kExitInputError;
+    case SweepOutcome::EveryPointFailed:
+      return kExitInternalError;
+  }
+  return kExitInternalError;
+}
+
 int sweep_merge(const Args& args) {
   const char* usage = "sweep merge OUT.h5 SHARD.h5...";
   po::options_description options("sweep merge options");
@@ -90,9 +107,10 @@ int sweep_merge(const Args& args) {
   if (std::find(shards.begin(), shards.end(), out) != shards.end())
     throw sim::InputError("sweep merge", "the output " + out.string() + " is also listed as a shard");
   check_output_path(out);
-  merge_result_files(out, shards, command_line(args));
+  const auto failed = merge_result_files(out, shards, command_line(args));
   std::cerr << "merged " << shards.size() << " files into " << out.string() << '\n';
-  return kExitOk;
+  if (failed) std::cerr << out.string() << ": " << failed->summary() << '\n';
+  return exit_status(outcome_of(failed));
 }
 
 int sweep_slurm(const Args& args) {
@@ -202,8 +220,7 @@ int cmd_sweep(const Args& args) {
   } else {
     outcome = run_sweep(o, runner);
   }
-  if (outcome == SweepOutcome::Interrupted) return 128 + (stop_signal_number() ? stop_signal_number() : 2);
-  return kExitOk;
+  return exit_status(outcome);
 }
 
 }  // namespace warpsim::cli

@@ -10,7 +10,7 @@
 
 namespace warpsim::sweeps {
 
-void merge_result_files(const std::filesystem::path& out, const std::vector<std::filesystem::path>& shards,
+std::optional<EveryPointFailed> merge_result_files(const std::filesystem::path& out, const std::vector<std::filesystem::path>& shards,
                         const std::string& command_line) {
   if (shards.empty()) throw sim::InputError("sweep merge", "no shard files given");
   std::string config, model;
@@ -56,6 +56,7 @@ void merge_result_files(const std::filesystem::path& out, const std::vector<std:
     results.push_back(std::move(entry.first));
   }
   write_result_file(out, spec, points, results, ResultFileInfo{command_line, {}, std::nullopt});
+  return every_point_failed(results);
 }
 
 }  // namespace warpsim::sweeps

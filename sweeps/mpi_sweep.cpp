@@ -111,6 +111,7 @@ SweepOutcome run_sweep_mpi(const SweepRunOptions& options, const PointRunner& ru
   for (const auto& r : outcome.results) encoded += encode_result(r);
   std::string everything = gather_text(encoded, rank, size);
   int write_ok = 1;
+  int outcome_code = static_cast<int>(SweepOutcome::Complete);  // rank 0's verdict, for every rank's exit status
   if (rank == 0) {
     std::vector<PointResult> results;
     std::size_t start = 0;
@@ -126,6 +127,9 @@ SweepOutcome run_sweep_mpi(const SweepRunOptions& options, const PointRunner& ru
     try {
       write_result_file(options.output, spec, all, results, ResultFileInfo{options.command_line, {}, std::nullopt});
       std::fprintf(stderr, "results: %s (%d ranks)\n", options.output.c_str(), size);
+      const auto failed = every_point_failed(results);
+      if (failed) std::fprintf(stderr, "%s: %s\n", options.spec.c_str(), failed->summary().c_str());
+      outcome_code = static_cast<int>(outcome_of(failed));
     } catch (...) {
       write_ok = 0;
       MPI_Bcast(&write_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -133,9 +137,10 @@ SweepOutcome run_sweep_mpi(const SweepRunOptions& options, const PointRunner& ru
     }
   }
   MPI_Bcast(&write_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&outcome_code, 1, MPI_INT, 0, MPI_COMM_WORLD);
   // Journals go only once the file that replaces them exists.
   if (write_ok) std::filesystem::remove(*d.journal);
-  return SweepOutcome::Complete;
+  return static_cast<SweepOutcome>(outcome_code);
 }
 
 #endif

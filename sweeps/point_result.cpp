@@ -47,4 +47,23 @@ PointResult run_point(std::size_t index, const models::RunRequest& request, cons
   return r;
 }
 
+std::optional<EveryPointFailed> every_point_failed(const std::vector<PointResult>& results) {
+  if (results.empty()) return std::nullopt;
+  EveryPointFailed f;
+  f.index = results.front().index;
+  for (const auto& r : results) {
+    if (r.status == kPointOk) return std::nullopt;
+    if (r.status != kPointInputError) f.refused = false;
+    if (r.index <= f.index) {
+      f.index = r.index;
+      f.first = r.message;
+    }
+  }
+  return f;
+}
+
+std::string EveryPointFailed::summary() const {
+  return "every point failed; point " + std::to_string(index) + ": " + first;
+}
+
 }  // namespace warpsim::sweeps

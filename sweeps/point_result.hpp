@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,19 @@ struct PointResult {
   // derived ones included: the point's full configuration, beside the swept columns.
   std::string resolved_params;
 };
+
+// A sweep none of whose points succeeded: its results are kept (the messages say why), but a
+// script that goes on to plot them must be told. `refused` when every failure is a refused
+// input (the sweep exits 2 like any input error); a deadlock or internal error anywhere makes it
+// an internal failure (exit 3). `first` is the failure of the lowest point index.
+struct EveryPointFailed {
+  bool refused = true;
+  std::size_t index = 0;
+  std::string first;
+  std::string summary() const;  // "every point failed; point 0: <message>"
+};
+// nullopt when some point succeeded, or there are no results.
+std::optional<EveryPointFailed> every_point_failed(const std::vector<PointResult>& results);
 
 // Runs one point. Not per-event, so std::function costs nothing that matters; tests pass a
 // deterministic fake, the CLI passes models::simulate.

@@ -37,6 +37,11 @@ void check_output_path(const fs::path& output) {
   if (fs::is_directory(output)) throw sim::InputError("-o " + output.string(), "is a directory; give a file name");
 }
 
+SweepOutcome outcome_of(const std::optional<EveryPointFailed>& failed) {
+  if (!failed) return SweepOutcome::Complete;
+  return failed->refused ? SweepOutcome::EveryPointRefused : SweepOutcome::EveryPointFailed;
+}
+
 SweepOutcome run_sweep(const SweepRunOptions& options, const PointRunner& runner) {
   SweepSpec spec = parse_spec(options.spec);
   check_output_path(options.output);
@@ -67,7 +72,15 @@ SweepOutcome run_sweep(const SweepRunOptions& options, const PointRunner& runner
   write_result_file(options.output, spec, all, results, info);
   fs::remove(*d.journal);
   std::fprintf(stderr, "results: %s\n", options.output.c_str());
-  return SweepOutcome::Complete;
+  const auto failed = every_point_failed(results);
+  if (failed && !shard.whole()) {
+    // Other shards may hold the sweep's successful points; `sweep merge` judges the whole.
+    std::fprintf(stderr, "note: every point of shard %s failed; point %zu: %s\n", shard.text().c_str(), failed->index,
+                 failed->first.c_str());
+    return SweepOutcome::Complete;
+  }
+  if (failed) std::fprintf(stderr, "%s: %s\n", options.spec.c_str(), failed->summary().c_str());
+  return outcome_of(failed);
 }
 
 }  // namespace warpsim::sweeps

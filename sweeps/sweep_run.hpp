@@ -25,7 +25,10 @@ struct SweepRunOptions {
   const std::atomic<bool>* stop = nullptr;
 };
 
-enum class SweepOutcome { Complete, Interrupted };
+// EveryPointRefused / EveryPointFailed: the result file is written, but no point of the (whole)
+// sweep succeeded (point_result.hpp, EveryPointFailed); a shard's own points are not judged.
+enum class SweepOutcome { Complete, Interrupted, EveryPointRefused, EveryPointFailed };
+SweepOutcome outcome_of(const std::optional<EveryPointFailed>& failed);
 
 SweepOutcome run_sweep(const SweepRunOptions& options, const PointRunner& runner);
 

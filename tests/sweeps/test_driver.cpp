@@ -1,6 +1,7 @@
 // The parallel driver and the journal: determinism across -j, failed points, resume, damage.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <fstream>
@@ -66,6 +67,24 @@ TEST_CASE("a point the simulator refuses is recorded with its reason and the swe
   auto bad = sweeps::run_points(points, throwing, o);
   CHECK(bad.failed == points.size());
   CHECK(bad.results[0].status == sweeps::kPointInternalError);
+
+  // Whether the sweep as a whole failed (the CLI's exit status): not while one point succeeded;
+  // "refused" (exit 2) only when every failure was a refused input.
+  CHECK_FALSE(sweeps::every_point_failed(out.results));
+  CHECK_FALSE(sweeps::every_point_failed({}));
+  const auto internal = sweeps::every_point_failed(bad.results);
+  REQUIRE(internal);
+  CHECK_FALSE(internal->refused);
+  CHECK(internal->summary() == "every point failed; point 0: internal error: boom");
+  std::vector<sweeps::PointResult> refused(out.results.begin() + 8, out.results.begin() + 16);
+  std::reverse(refused.begin(), refused.end());  // the first failure is the lowest index, not the first row
+  const auto all_refused = sweeps::every_point_failed(refused);
+  REQUIRE(all_refused);
+  CHECK(all_refused->refused);
+  CHECK(all_refused->index == 8);
+  CHECK(all_refused->first == out.results[8].message);
+  refused.front().status = sweeps::kPointDeadlock;
+  CHECK_FALSE(sweeps::every_point_failed(refused)->refused);
 }
 
 TEST_CASE("a stopped sweep keeps what finished in the journal and resumes to the same results", "[sweep][driver]") {
