@@ -48,11 +48,12 @@ class SectorCache {
     return static_cast<std::uint32_t>(line_number % sets_);
   }
 
-  // Asks the host CPU to start loading a set's tags and metadata (a lookup that is about to
-  // happen then overlaps its host cache miss with other work).
+  // Asks the host CPU to start loading a set's tags, metadata and sector ready cycles (a lookup
+  // that is about to happen then overlaps its host cache misses with other work; the fill or hit
+  // that follows it reads a ready cycle of a way not known before the lookup).
   void prefetch_set(std::uint32_t set) const {
     const std::uint64_t* block = &words_[std::size_t{set} * block_words_];
-    for (std::uint32_t w = 0; w < 2 * ways_; w += 8) __builtin_prefetch(block + w);
+    for (std::size_t w = 0; w < block_words_; w += 8) __builtin_prefetch(block + w);
   }
   // The slot holding `line_number` in `set`, or kNone. Slots are numbered set * ways + way.
   std::uint32_t find(std::uint32_t set, std::uint64_t line_number) const {
