@@ -17,6 +17,7 @@
 #include "sim/version.hpp"
 #include "sweeps/grid_writer.hpp"
 #include "sweeps/h5_util.hpp"
+#include "sweeps/result_checks.hpp"
 
 namespace warpsim::sweeps {
 namespace fs = std::filesystem;
@@ -222,19 +223,13 @@ void write_result_file(const fs::path& out, const SweepSpec& spec, const std::ve
 namespace {
 
 ResultFileContents read_contents(const fs::path& path) {
-  h5::Handle file = h5::open_file_readonly(path.string());
-  auto require = [&](const std::string& name) {
-    if (!h5::exists(file, name))
-      throw sim::InputError(path.string(), "not a complete warpsim sweep result (no /" + name + ")");
-  };
-  if (H5Aexists(file, "schema") <= 0 || h5::string_attribute(file, "schema") != kResultSchema)
-    throw sim::InputError(path.string(), std::string("not a ") + kResultSchema + " result file");
-  for (const char* name : {"config", "point", "status", "cycles", "time_ms", "wall_s", "message", "resolved_params"})
-    require(name);
+  const std::string where = path.string();
+  h5::Handle file = open_result_file(where);
+  std::vector<std::string> columns = {"point", "status", "cycles", "time_ms", "wall_s", "message", "resolved_params"};
+  for (const auto& m : models::metric_names()) columns.push_back(m);
+  require_columns(file, where, columns);
   ResultFileContents c;
-  const auto config_text = h5::read_strings(file, "config");
-  if (config_text.size() != 1) throw sim::InputError(path.string(), "/config is not one string");
-  c.config = config_text[0];
+  c.config = read_config_text(file, where);
   if (H5Aexists(file, "shard") > 0) c.shard = h5::string_attribute(file, "shard");
   {
     // The model identity as model_identity() spelled it when the file was written.
@@ -248,11 +243,7 @@ ResultFileContents read_contents(const fs::path& path) {
     c.model = identity_text(attribute(file, "warpsim_version"), attribute(file, "git_commit"), presets);
   }
   const auto index = h5::read_int64(file, "point");
-  auto same_rows = [&](const std::string& name, std::size_t rows) {
-    if (rows != index.size())
-      throw sim::InputError(path.string(), "column /" + name + " has " + std::to_string(rows) + " rows, /point has " +
-                                               std::to_string(index.size()));
-  };
+  auto same_rows = [&](const std::string& name, std::size_t rows) { require_rows(where, name, rows, index.size()); };
   const auto status = h5::read_int64(file, "status");
   const auto cycles = h5::read_int64(file, "cycles");
   const auto time_ms = h5::read_double(file, "time_ms");
@@ -267,13 +258,12 @@ ResultFileContents read_contents(const fs::path& path) {
   same_rows("resolved_params", resolved.size());
   std::vector<std::vector<double>> metrics;
   for (const auto& m : models::metric_names()) {
-    require(m);
     metrics.push_back(h5::read_double(file, m));
     same_rows(m, metrics.back().size());
   }
   c.results.resize(index.size());
   for (std::size_t i = 0; i < index.size(); ++i) {
-    if (index[i] < 0) throw sim::InputError(path.string(), "/point holds a negative index");
+    if (index[i] < 0) throw sim::InputError(where, "/point holds a negative index");
     PointResult& r = c.results[i];
     r.index = static_cast<std::size_t>(index[i]);
     r.status = static_cast<int>(status[i]);

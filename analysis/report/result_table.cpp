@@ -6,6 +6,7 @@
 #include "sim/errors.hpp"
 #include "sweeps/h5_util.hpp"
 #include "sweeps/points.hpp"
+#include "sweeps/result_checks.hpp"
 #include "sweeps/result_file.hpp"
 
 namespace warpsim::analysis {
@@ -56,13 +57,7 @@ std::string optional_string_attribute(hid_t object, const std::string& name) {
 
 ResultTable read_checked(const fs::path& path) {
   const std::string where = path.string();
-  h5::Handle file = h5::open_file_readonly(where);
-  if (H5Aexists(file, "schema") <= 0)
-    throw sim::InputError(where, std::string("an HDF5 file but not a warpsim sweep result (no root attribute schema = ") +
-                                     sweeps::kResultSchema + ")");
-  std::string schema = h5::string_attribute(file, "schema");
-  if (schema != sweeps::kResultSchema)
-    throw sim::InputError(where, "schema is '" + schema + "', this warpsim reads " + sweeps::kResultSchema);
+  h5::Handle file = sweeps::open_result_file(where);
 
   ResultTable t;
   t.file = where;
@@ -71,24 +66,17 @@ ResultTable read_checked(const fs::path& path) {
   t.created_utc = optional_string_attribute(file, "created_utc");
   t.description = optional_string_attribute(file, "description");
   t.shard = optional_string_attribute(file, "shard");
-  if (!h5::exists(file, "config")) throw sim::InputError(where, "not a complete warpsim sweep result (no /config)");
-  t.spec = sweeps::parse_spec_text(h5::read_strings(file, "config").at(0), where + ":/config");
+  t.spec = sweeps::parse_spec_text(sweeps::read_config_text(file, where), where + ":/config");
   t.total_points = H5Aexists(file, "total_points") > 0 ? int64_attribute(file, "total_points")
                                                         : static_cast<std::int64_t>(t.spec.point_count());
 
   std::vector<std::string> names = {"point", "study", "arch", "kernel", "cycles", "time_ms", "status", "message"};
   for (const auto& m : key_metric_names()) names.push_back(m);
   for (const auto& p : sweeps::swept_parameter_names(t.spec)) names.push_back(column_name_of_setting(p));
-  for (const auto& name : names) {
-    if (!h5::exists(file, name))
-      throw sim::InputError(where, "not a complete warpsim sweep result (no column /" + name + ")");
-    t.columns.emplace(name, read_column(file, name));
-  }
+  sweeps::require_columns(file, where, names);
+  for (const auto& name : names) t.columns.emplace(name, read_column(file, name));
   t.rows = t.columns.at("point").size();
-  for (const auto& [name, column] : t.columns)
-    if (column.size() != t.rows)
-      throw sim::InputError(where, "column /" + name + " has " + std::to_string(column.size()) + " rows, /point has " +
-                                       std::to_string(t.rows));
+  for (const auto& [name, column] : t.columns) sweeps::require_rows(where, name, column.size(), t.rows);
   return t;
 }
 

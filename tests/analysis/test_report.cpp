@@ -253,6 +253,14 @@ TEST_CASE("report refuses files that are not sweep results: exit 2, the file nam
     }
     expect_refused(dir / "plain.h5", "not a warpsim sweep result");
   }
+  SECTION("a result whose /config holds no spec") {
+    {
+      auto f = sweeps::h5::create_file((dir / "noconfig.h5").string());
+      sweeps::h5::set_string_attribute(f, "schema", sweeps::kResultSchema);
+      sweeps::h5::write_strings(f, "config", {0}, {});
+    }
+    expect_refused(dir / "noconfig.h5", "/config is not one string");
+  }
   SECTION("a truncated result file") {
     REQUIRE(test::run_warpsim("sweep " + std::string(WARPSIM_SOURCE_DIR) + "/sweeps/specs/smoke.ini -o " +
                               (dir / "whole.h5").string() + " --progress none")
