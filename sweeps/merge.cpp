@@ -10,8 +10,9 @@
 
 namespace warpsim::sweeps {
 
-std::optional<EveryPointFailed> merge_result_files(const std::filesystem::path& out, const std::vector<std::filesystem::path>& shards,
-                        const std::string& command_line) {
+std::optional<EveryPointFailed> merge_result_files(const std::filesystem::path& out,
+                                                   const std::vector<std::filesystem::path>& shards,
+                                                   const std::string& command_line) {
   if (shards.empty()) throw sim::InputError("sweep merge", "no shard files given");
   std::string config, model;
   std::map<std::size_t, std::pair<PointResult, std::string>> by_index;

@@ -13,7 +13,8 @@
 namespace warpsim::sweeps {
 
 // Returns what every_point_failed says of the merged sweep (nullopt: some point succeeded).
-std::optional<EveryPointFailed> merge_result_files(const std::filesystem::path& out, const std::vector<std::filesystem::path>& shards,
-                        const std::string& command_line);
+std::optional<EveryPointFailed> merge_result_files(const std::filesystem::path& out,
+                                                   const std::vector<std::filesystem::path>& shards,
+                                                   const std::string& command_line);
 
 }  // namespace warpsim::sweeps

@@ -110,8 +110,11 @@ SweepOutcome run_sweep_mpi(const SweepRunOptions& options, const PointRunner& ru
   std::string encoded;
   for (const auto& r : outcome.results) encoded += encode_result(r);
   std::string everything = gather_text(encoded, rank, size);
-  int write_ok = 1;
-  int outcome_code = static_cast<int>(SweepOutcome::Complete);  // rank 0's verdict, for every rank's exit status
+  // Rank 0's word to every rank, in one broadcast (a rank 0 that fails to write still sends it):
+  // whether the file was written, and the outcome every rank exits with.
+  int verdict[2] = {1, static_cast<int>(SweepOutcome::Complete)};
+  int& write_ok = verdict[0];
+  int& outcome_code = verdict[1];
   if (rank == 0) {
     std::vector<PointResult> results;
     std::size_t start = 0;
@@ -132,12 +135,11 @@ SweepOutcome run_sweep_mpi(const SweepRunOptions& options, const PointRunner& ru
       outcome_code = static_cast<int>(outcome_of(failed));
     } catch (...) {
       write_ok = 0;
-      MPI_Bcast(&write_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      MPI_Bcast(verdict, 2, MPI_INT, 0, MPI_COMM_WORLD);
       throw;
     }
   }
-  MPI_Bcast(&write_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Bcast(&outcome_code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(verdict, 2, MPI_INT, 0, MPI_COMM_WORLD);
   // Journals go only once the file that replaces them exists.
   if (write_ok) std::filesystem::remove(*d.journal);
   return static_cast<SweepOutcome>(outcome_code);
