@@ -4,11 +4,7 @@
 // whoever changes its situation (a message arrives, a slot frees up), or by wake_at() when it
 // knows the cycle at which it will have work again (a scoreboard entry that becomes ready).
 // Akita's "smart ticking".
-#include <cstdint>
-#include <initializer_list>
 #include <limits>
-#include <utility>
-#include <vector>
 
 #include "sim/component.hpp"
 #include "sim/engine.hpp"
@@ -42,19 +38,6 @@ class ClockedComponent : public Component, public EventHandler {
   Cycle now_cycle() const { return clock_.cycle_at(engine_.now()); }
 
  protected:
-  // Declares the host memory a tick reads first, [begin, begin + bytes) for each range, so that a
-  // TickGroup can prefetch it two members ahead (tick_group.hpp). The ranges must not move.
-  void set_hot_memory(std::initializer_list<std::pair<const void*, std::size_t>> ranges) {
-    if (group_ == nullptr) return;
-    std::vector<const void*> lines;
-    for (const auto& [begin, bytes] : ranges) {
-      const auto first = reinterpret_cast<std::uintptr_t>(begin) / 64;
-      const auto last = (reinterpret_cast<std::uintptr_t>(begin) + bytes + 63) / 64;
-      for (auto line = first; line < last; ++line) lines.push_back(reinterpret_cast<const void*>(line * 64));
-    }
-    group_->set_hot_lines(group_index_, lines);
-  }
-
   // One clock edge. Return true if anything changed: the component then ticks again next edge.
   // Return false to sleep (possibly after calling wake_at for a known future cycle).
   virtual bool tick(Cycle cycle) = 0;

@@ -15,16 +15,9 @@ std::uint32_t TickGroup::join(ClockedComponent& member) {
   if (member.clock().period() != clock_.period())
     throw std::invalid_argument(member.path() + ": a tick group's members share its clock");
   members_.push_back(&member);
-  hot_lines_.push_back({});
   words_ = (members_.size() + 63) / 64;
   wheel_.assign(kWheelCycles * words_, 0);
   return static_cast<std::uint32_t>(members_.size() - 1);
-}
-
-void TickGroup::set_hot_lines(std::uint32_t index, const std::vector<const void*>& lines) {
-  auto& hot = hot_lines_.at(index);
-  hot.fill(nullptr);
-  std::copy_n(lines.begin(), std::min(lines.size(), hot.size()), hot.begin());
 }
 
 void TickGroup::mark(std::uint32_t index, Cycle cycle) {
@@ -95,24 +88,15 @@ void TickGroup::on_event(Time now, std::uint64_t) {
   // otherwise the next member is the one found (and prefetched) before the tick.
   std::uint64_t* slot = slot_words(cycle);
   constexpr std::size_t kNoMember = ~std::size_t{0};
-  auto first_due_after = [&](std::size_t after) {  // after = kNoMember: from the start
-    std::size_t w = after == kNoMember ? 0 : (after + 1) / 64;
-    std::uint64_t bits = w < words_ ? slot[w] : 0;
-    if (after != kNoMember && (after + 1) % 64 != 0) bits &= ~std::uint64_t{0} << ((after + 1) % 64);
-    while (bits == 0 && ++w < words_) bits = slot[w];
-    return w >= words_ ? kNoMember : w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+  auto first_due = [&]() {
+    std::size_t w = 0;
+    while (w < words_ && slot[w] == 0) ++w;
+    return w == words_ ? kNoMember : w * 64 + static_cast<std::size_t>(__builtin_ctzll(slot[w]));
   };
-  auto first_due = [&]() { return first_due_after(kNoMember); };
   for (std::size_t index = first_due(); index != kNoMember;) {
     slot[index / 64] &= ~(std::uint64_t{1} << (index % 64));
     const std::size_t following = first_due();
-    if (following != kNoMember) {
-      const std::size_t second = first_due_after(following);
-      if (second != kNoMember)
-        for (const void* line : hot_lines_[second])
-          if (line != nullptr) __builtin_prefetch(line);
-      members_[following]->prefetch();
-    }
+    if (following != kNoMember) members_[following]->prefetch();
     same_edge_request_ = false;
     members_[index]->group_tick(now, cycle);
     index = same_edge_request_ ? first_due() : following;

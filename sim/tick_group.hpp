@@ -8,13 +8,8 @@
 // bit per cycle saying whether any member wants it, so the next edge with work is a short scan.
 // Requests further ahead (rare: a block that starts long after dispatch) wait in an overflow
 // list and enter the wheel when it comes within reach. A member woken again earlier leaves its
-// old bit behind; it is skipped when reached (ClockedComponent ignores stale ticks).
-//
-// Host prefetching, in two steps because a member's prefetch() reads its own state to know what
-// to load: before a member ticks, the one due after the next has its hot lines (host cache lines
-// it declared, set_hot_lines) prefetched by address, without touching it; the next one is asked
-// to prefetch (ClockedComponent::prefetch), reading state that is on its way by then.
-#include <array>
+// old bit behind; it is skipped when reached (ClockedComponent ignores stale ticks). Before a
+// member ticks, the next member due at that edge is asked to prefetch (ClockedComponent::prefetch).
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -37,10 +32,6 @@ class TickGroup final : public EventHandler {
   void request(std::uint32_t index, Time edge);
   // While the group ticks cycle `cycle - 1`: member `index` wants the next cycle too.
   void request_next(std::uint32_t index, Cycle cycle) { mark(index, cycle); }
-  // Host memory member `index` reads first when it ticks (each a 64-byte line; at most
-  // kHotLines, the rest ignored), prefetched two members ahead. It must stay where it is.
-  static constexpr std::size_t kHotLines = 16;
-  void set_hot_lines(std::uint32_t index, const std::vector<const void*>& lines);
 
   void on_event(Time now, std::uint64_t payload) override;
 
@@ -56,7 +47,6 @@ class TickGroup final : public EventHandler {
   Engine& engine_;
   ClockDomain clock_;
   std::vector<ClockedComponent*> members_;
-  std::vector<std::array<const void*, kHotLines>> hot_lines_;  // per member; nullptr: unused
   std::size_t words_ = 0;                 // 64-bit words per wheel slot
   std::vector<std::uint64_t> wheel_;      // [cycle % kWheelCycles][words_]
   std::vector<std::uint64_t> occupied_;   // bit per wheel slot: some member asked for it

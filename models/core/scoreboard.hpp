@@ -51,8 +51,6 @@ class Scoreboard {
     if ((latest >> 1) == 0) return {};
     return {epoch_ + (latest >> 1), (latest & 1u) != 0};
   }
-  // Where the predicates' entries are (a host cache line of their own), for prefetching.
-  const void* predicate_entries() const { return &entry_[traces::predicate_reg(0)]; }
   sim::Cycle ready_cycle(const traces::Instruction& in) const { return readiness(in).ready; }
   bool blocked_by_memory(const traces::Instruction& in) const { return readiness(in).memory; }
 

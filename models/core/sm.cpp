@@ -37,10 +37,6 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
   for (std::uint32_t g = 0; g < groups; ++g)
     for (int u = 0; u < kUnits; ++u) pools_[g * kUnits + u].configure(std::max(1u, arch.units.lanes[u] / groups));
 
-  // The SM object itself and its schedulers' state: what a tick reads before it knows which warp
-  // it will issue from (Sm::prefetch then loads that warp's lines).
-  set_hot_memory({{this, sizeof(Sm)}, {sched_.data(), sched_.size() * sizeof(Scheduler)}});
-
   const std::string p = path() + ".";
   stats.add(p + "warp_instructions", counters_.instructions, "instructions", "warp instructions issued");
   stats.add(p + "active_lanes", counters_.active_lanes, "lanes", "lanes active in issued warp instructions");
@@ -341,7 +337,6 @@ void Sm::prefetch() const {
     __builtin_prefetch(&w);
     __builtin_prefetch(&w.scoreboard);                                            // epoch, written bits
     __builtin_prefetch(reinterpret_cast<const char*>(&w.scoreboard) + 64);        // R0-R15
-    __builtin_prefetch(w.scoreboard.predicate_entries());                          // P0-P7 (guards, ISETP)
     if (buffer_depth_ > 1) __builtin_prefetch(&w.buffer[1]);
     __builtin_prefetch(&ready_at_[std::size_t(s) * scan_width_]);
   }
