@@ -27,6 +27,7 @@ DramSystem::DramSystem(const Arch& arch, std::uint64_t seed)
   write_turnaround_fixed_ = ns_fixed(2.0 * arch.dram_turnaround_ns / std::max<std::uint32_t>(1, arch.dram_write_batch));
   channel_free_.assign(channels_, 0);
   bank_free_.assign(std::size_t{channels_} * banks_, 0);
+  activate_ready_.assign(std::size_t{channels_} * banks_, 0);
   open_row_.assign(std::size_t{channels_} * banks_, ~std::uint64_t{0});
 }
 
@@ -55,9 +56,15 @@ std::uint64_t DramSystem::reserve(const Target& t, std::uint32_t bytes, sim::Cyc
                                             : static_cast<std::uint64_t>(std::llround(bytes * ticks_per_byte_));
   const std::size_t b = std::size_t{t.channel} * banks_ + t.bank;
   row_hit = open_row_[b] == t.row;
-  // The bank: a row miss holds it for a row cycle (precharge + activate), a hit for the burst.
-  const std::uint64_t bank_start = std::max(now_fixed, bank_free_[b]);
-  bank_free_[b] = bank_start + (row_hit ? burst : row_cycle_fixed_);
+  // The bank: every access holds it for its burst; a row miss also waits until a row cycle
+  // (tRC) has passed since the bank's last activation, and starts the next one. An access to
+  // the row just opened does not wait for that cycle, only for the bank's previous burst.
+  std::uint64_t bank_start = std::max(now_fixed, bank_free_[b]);
+  if (!row_hit) {
+    bank_start = std::max(bank_start, activate_ready_[b]);
+    activate_ready_[b] = bank_start + row_cycle_fixed_;
+  }
+  bank_free_[b] = bank_start + burst;
   open_row_[b] = t.row;
   // The channel's data bus, reserved in arrival order (banks overlap their activations).
   const std::uint64_t bus_start = after_refresh(t.channel, std::max(now_fixed, channel_free_[t.channel]));

@@ -20,7 +20,8 @@ class DramSystem {
   static constexpr std::uint64_t kInterleaveBytes = 256;
   // - 2 KB rows per bank (GDDR5 and HBM pseudo-channels have 1-2 KB pages).
   static constexpr std::uint64_t kRowBytes = 2048;
-  // - a row miss keeps its bank busy for one row cycle, tRC ~ 48 ns (JEDEC GDDR5/HBM3 class).
+  // - a bank activates a row at most once per row cycle, tRC ~ 48 ns (JEDEC GDDR5/HBM3 class);
+  //   reads of the row it has open wait only for the bank's previous burst.
   static constexpr double kRowCycleNs = 48.0;
 
   DramSystem(const Arch& arch, std::uint64_t seed);
@@ -66,7 +67,8 @@ class DramSystem {
   std::uint64_t burst_32_ = 1;  // ... of one 32-byte sector
   std::uint64_t salt_ = 0;
   std::vector<std::uint64_t> channel_free_;  // fixed point
-  std::vector<std::uint64_t> bank_free_;     // fixed point, channels x banks
+  std::vector<std::uint64_t> bank_free_;     // fixed point, channels x banks: its last burst's end
+  std::vector<std::uint64_t> activate_ready_;  // ... the earliest next activation (last one + tRC)
   std::vector<std::uint64_t> open_row_;      // channels x banks; ~0 = closed
   std::uint64_t bytes_read_ = 0, bytes_written_ = 0;
 };
