@@ -376,10 +376,22 @@ bool Sm::tick(sim::Cycle now) {
   }
   // The schedulers compete for SM-wide units (S2.5); which one asks first rotates every cycle,
   // or the last one would starve whenever the others can fill the units on their own.
+  // The schedulers due now are found first, without a branch per scheduler (whether one is due
+  // does not predict), then asked in that order.
   bool issued = false;
   const std::uint32_t n = arch_.schedulers;
-  for (std::uint32_t k = 0, s = static_cast<std::uint32_t>(now % n); k < n; ++k, s = s + 1 == n ? 0 : s + 1)
-    if (sched_[s].recheck_at <= now) issued |= issue_from(s, now);
+  std::uint32_t due = 0;
+  for (std::uint32_t s = 0; s < n; ++s) due |= static_cast<std::uint32_t>(sched_[s].recheck_at <= now) << s;
+  if (due != 0) {
+    const std::uint32_t first = (n & (n - 1)) == 0 ? static_cast<std::uint32_t>(now & (n - 1))
+                                                   : static_cast<std::uint32_t>(now % n);
+    // Bit k of `order`: scheduler (first + k) % n is due.
+    const std::uint32_t order = ((due >> first) | (due << (n - first))) & ((1u << n) - 1);
+    for (std::uint32_t bits = order; bits != 0; bits &= bits - 1) {
+      const std::uint32_t s = first + static_cast<std::uint32_t>(__builtin_ctz(bits));
+      issued |= issue_from(s >= n ? s - n : s, now);
+    }
+  }
   if (issued) return true;
   // Nothing issued anywhere: sleep until a scheduler could find something or a finished block's
   // memory operations complete.
