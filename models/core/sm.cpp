@@ -377,7 +377,9 @@ bool Sm::tick(sim::Cycle now) {
   // The schedulers compete for SM-wide units (S2.5); which one asks first rotates every cycle,
   // or the last one would starve whenever the others can fill the units on their own.
   // The schedulers due now are found first, without a branch per scheduler (whether one is due
-  // does not predict), then asked in that order.
+  // does not predict), then asked in that order. Deciding up front changes nothing: a scheduler's
+  // issue only ever moves another's next look to now + 1 or later (a barrier release, recheck).
+  // Every preset's count is a power of two, so the rotation's start needs no 64-bit division.
   bool issued = false;
   const std::uint32_t n = arch_.schedulers;
   std::uint32_t due = 0;
