@@ -167,6 +167,10 @@ std::string string_attribute(hid_t object, const std::string& name) {
   return out;
 }
 
+std::string string_attribute_or(hid_t object, const std::string& name, const std::string& absent) {
+  return H5Aexists(object, name.c_str()) > 0 ? string_attribute(object, name) : absent;
+}
+
 namespace {
 
 std::size_t element_count(hid_t d) {

@@ -73,6 +73,8 @@ Handle write_strings(hid_t parent, const std::string& name, const std::vector<st
 void set_string_attribute(hid_t object, const std::string& name, const std::string& value);
 void set_int64_attribute(hid_t object, const std::string& name, std::int64_t value);
 std::string string_attribute(hid_t object, const std::string& name);
+// The attribute's text, or `absent` when the object has no such attribute.
+std::string string_attribute_or(hid_t object, const std::string& name, const std::string& absent);
 
 // Whole datasets back, converted to the requested type by HDF5.
 std::vector<std::int64_t> read_int64(hid_t parent, const std::string& name);

@@ -230,12 +230,10 @@ ResultFileContents read_contents(const fs::path& path) {
   require_columns(file, where, columns);
   ResultFileContents c;
   c.config = read_config_text(file, where);
-  if (H5Aexists(file, "shard") > 0) c.shard = h5::string_attribute(file, "shard");
+  c.shard = h5::string_attribute_or(file, "shard", "");
   {
     // The model identity as model_identity() spelled it when the file was written.
-    auto attribute = [](hid_t object, const std::string& name) {
-      return H5Aexists(object, name.c_str()) > 0 ? h5::string_attribute(object, name) : std::string("?");
-    };
+    auto attribute = [](hid_t object, const std::string& name) { return h5::string_attribute_or(object, name, "?"); };
     h5::Handle config(H5Dopen2(file, "config", H5P_DEFAULT), H5Dclose, "open /config");
     std::map<std::string, std::string> presets;
     for (const auto& a : spec_archs(parse_spec_text(c.config, path.string() + ":/config")))

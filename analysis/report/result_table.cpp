@@ -51,21 +51,17 @@ std::int64_t int64_attribute(hid_t object, const std::string& name) {
   return v;
 }
 
-std::string optional_string_attribute(hid_t object, const std::string& name) {
-  return H5Aexists(object, name.c_str()) > 0 ? h5::string_attribute(object, name) : std::string();
-}
-
 ResultTable read_checked(const fs::path& path) {
   const std::string where = path.string();
   h5::Handle file = sweeps::open_result_file(where);
 
   ResultTable t;
   t.file = where;
-  t.warpsim_version = optional_string_attribute(file, "warpsim_version");
-  t.git_commit = optional_string_attribute(file, "git_commit");
-  t.created_utc = optional_string_attribute(file, "created_utc");
-  t.description = optional_string_attribute(file, "description");
-  t.shard = optional_string_attribute(file, "shard");
+  t.warpsim_version = h5::string_attribute_or(file, "warpsim_version", "");
+  t.git_commit = h5::string_attribute_or(file, "git_commit", "");
+  t.created_utc = h5::string_attribute_or(file, "created_utc", "");
+  t.description = h5::string_attribute_or(file, "description", "");
+  t.shard = h5::string_attribute_or(file, "shard", "");
   t.spec = sweeps::parse_spec_text(sweeps::read_config_text(file, where), where + ":/config");
   t.total_points = H5Aexists(file, "total_points") > 0 ? int64_attribute(file, "total_points")
                                                         : static_cast<std::int64_t>(t.spec.point_count());
