@@ -166,20 +166,11 @@ def main():
         text = os.path.join(tmp, "notes.h5")
         with open(text, "w") as f:
             f.write("hello\n")
-        # Damaged result files: exit 2 and the file named, never a traceback.
-        import h5py
-        import shutil
-        damaged = []
-        for name, damage in {
-            "no-point": lambda f: f.__delitem__("point"),
-            "short-time": lambda f: (f.__delitem__("time_ms"), f.create_dataset("time_ms", data=[1.0, 2.0])),
-            "config-not-text": lambda f: (f.__delitem__("config"), f.create_dataset("config", data=[1, 2, 3])),
-        }.items():
-            path = os.path.join(tmp, f"damaged-{name}.h5")
-            shutil.copy(results, path)
-            with h5py.File(path, "a") as f:
-                damage(f)
-            damaged.append(path)
+        # Damaged result files (the recipes the sweep tests use on shards): exit 2 and the file
+        # named, never a traceback.
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sweeps"))
+        import sweeptest
+        damaged = list(sweeptest.damaged_copies(results, tmp).values())
         for bad in [text, os.path.join(tmp, "missing.h5")] + damaged:
             err = io.StringIO()
             with redirect_stderr(err):

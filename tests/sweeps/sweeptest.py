@@ -98,6 +98,47 @@ def changed_presets(directory, preset, key, value):
     return out
 
 
+def damaged_copies(result, directory):
+    """Copies of a result file, each damaged one way a reader must refuse (exit 2, the file named):
+    {name: path} for a missing /point, a /time_ms of one row, a /config that is not text, and the
+    file cut at 3 kB."""
+    import shutil
+    import h5py
+    damaged = {}
+    for name, damage in {
+        "no-point": lambda f: f.__delitem__("point"),
+        "short-column": lambda f: (f.__delitem__("time_ms"), f.create_dataset("time_ms", data=[1.0])),
+        "config-not-text": lambda f: (f.__delitem__("config"), f.create_dataset("config", data=[1, 2, 3])),
+    }.items():
+        path = damaged[name] = os.path.join(directory, f"damaged-{name}.h5")
+        shutil.copy(result, path)
+        with h5py.File(path, "a") as f:
+            damage(f)
+    truncated = damaged["truncated"] = os.path.join(directory, "damaged-truncated.h5")
+    with open(result, "rb") as src, open(truncated, "wb") as dst:
+        dst.write(src.read()[:3000])
+    return damaged
+
+
+def mpi_sweep(*args):
+    """`mpirun -np 2 warpsim sweep ARGS` with the synthetic runner, or None (with the reason
+    printed) when this build has no MPI or mpirun is missing."""
+    import shutil
+    help_text = subprocess.run([binary(), "sweep", "--help"], capture_output=True, text=True).stdout
+    if "MPI on" not in help_text:
+        print("(no MPI: this warpsim was built without it; configure with -DWARPSIM_MPI=ON after "
+              "WARPSIM_MPI=ON scripts/bootstrap)")
+        return None
+    mpirun = shutil.which("mpirun")
+    if not mpirun:
+        print("(no MPI: mpirun not found; apt-get install openmpi-bin)")
+        return None
+    cmd = [mpirun, "-np", "2", "--oversubscribe", "--allow-run-as-root", "-x", "WARPSIM_SWEEP_RUNNER",
+           binary(), "sweep", *map(str, args)]
+    return subprocess.run(cmd, env=env(OMPI_MCA_rmaps_base_oversubscribe=1), capture_output=True, text=True,
+                          timeout=300)
+
+
 def write(path, text):
     with open(path, "w") as f:
         f.write(text)

@@ -4,7 +4,6 @@ whole sweep: a run of one shard whose points all failed exits 0 with a note, and
 judges the merged sweep. Some points failing (an impossible block size on one axis value) is a
 normal sweep: exit 0."""
 import os
-import shutil
 import subprocess
 import sys
 
@@ -76,18 +75,11 @@ def main():
             assert "every point failed; point 0: " in r.stderr, r.stderr
 
     # Under mpirun every rank ends with rank 0's verdict (mpirun then exits 2).
-    help_text = subprocess.run([st.binary(), "sweep", "--help"], capture_output=True, text=True).stdout
-    mpirun = shutil.which("mpirun")
-    if "MPI on" in help_text and mpirun:
-        out = os.path.join(d, "mpi.h5")
-        cmd = [mpirun, "-np", "2", "--oversubscribe", "--allow-run-as-root", "-x", "WARPSIM_SWEEP_RUNNER",
-               st.binary(), "sweep", refused, "-o", out, "-j", "1", "--progress", "none"]
-        r = subprocess.run(cmd, env=st.env(OMPI_MCA_rmaps_base_oversubscribe=1), capture_output=True, text=True,
-                           timeout=300)
+    out = os.path.join(d, "mpi.h5")
+    r = st.mpi_sweep(refused, "-o", out, "-j", "1", "--progress", "none")
+    if r is not None:
         assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
         assert statuses(out) == [1, 1, 1], statuses(out)
-    else:
-        print("(mpirun part skipped: no MPI in this build)")
     print("ok")
 
 

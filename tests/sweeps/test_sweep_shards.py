@@ -76,20 +76,7 @@ def main():
     assert not os.path.exists(os.path.join(d, "mixed.h5"))
 
     # Damaged shards: exit 2 naming the file and the cause, never an internal error or an output.
-    import shutil
-    damaged = {}
-    for name, damage in {
-        "no-point": lambda f: f.__delitem__("point"),
-        "short-column": lambda f: (f.__delitem__("time_ms"), f.create_dataset("time_ms", data=[1.0])),
-        "config-not-text": lambda f: (f.__delitem__("config"), f.create_dataset("config", data=[1, 2, 3])),
-    }.items():
-        path = damaged[name] = os.path.join(d, f"damaged-{name}.h5")
-        shutil.copy(shards[2], path)
-        with h5py.File(path, "a") as f:
-            damage(f)
-    truncated = damaged["truncated"] = os.path.join(d, "damaged-truncated.h5")
-    with open(shards[2], "rb") as src, open(truncated, "wb") as dst:
-        dst.write(src.read()[:3000])
+    damaged = st.damaged_copies(shards[2], d)
     for name, path in damaged.items():
         out = os.path.join(d, f"merged-{name}.h5")
         r = subprocess.run([st.binary(), "sweep", "merge", out] + shards[:2] + [path], capture_output=True, text=True)
