@@ -6,8 +6,11 @@
 // Host layout: an SM holds 64 warps and a GPU 132 SMs, and every issue reads a few entries of a
 // warp that has usually left the host's caches, so an entry is 32 bits: the cycle as an offset
 // from the warp's epoch (its launch cycle), shifted left by one, with the low bit saying whether
-// a memory access writes it. R0-R15 then share one 64-byte host cache line (with 64-bit cycles
-// and a separate bit set, a warp's first 16 registers took three).
+// a memory access writes it. 16 entries share one 64-byte host cache line (with 64-bit cycles
+// and a separate bit set, a warp's first 16 registers took three). Entries are kept in the
+// order P0-P7, R0-R255 (see entry_index): nearly every kernel sets and tests a predicate, and
+// with the predicates after R255 each warp's first ISETP and its guarded EXIT missed the host's
+// caches on a line of their own; now P0-P7 and R0-R7 share a line and R8-R23 fill the next.
 #include <array>
 #include <cstdint>
 
@@ -44,7 +47,7 @@ class Scoreboard {
   Readiness readiness(const traces::Instruction& in) const {
     std::uint32_t latest = 0;  // the entry of the operand that lands last (the first such)
     auto consider = [&](traces::Reg reg) {
-      if (reg < kRegisters && (entry_[reg] >> 1) > (latest >> 1)) latest = entry_[reg];
+      if (reg < kRegisters && (entry_[entry_index(reg)] >> 1) > (latest >> 1)) latest = entry_[entry_index(reg)];
     };
     for (int i = 0; i < in.src_count; ++i) consider(in.src[i]);
     for (int i = 0; i < in.dst_count; ++i) consider(in.dst[i]);
@@ -65,14 +68,22 @@ class Scoreboard {
       const traces::Reg r = in.dst[i];
       if (r >= kRegisters || r == traces::kRegRZ) continue;
       for (int k = 0; k < span && r + k < kRegisters; ++k) {
-        entry_[r + k] = entry;
-        written_[(r + k) / 64] |= std::uint64_t{1} << ((r + k) % 64);
+        const std::uint32_t e = entry_index(static_cast<traces::Reg>(r + k));
+        entry_[e] = entry;
+        written_[e / 64] |= std::uint64_t{1} << (e % 64);
       }
     }
   }
 
  private:
   static constexpr sim::Cycle kMaxOffset = sim::Cycle{1} << 31;  // offsets take 31 bits
+  static constexpr std::uint32_t kPredicates = kRegisters - traces::predicate_reg(0);
+
+  // Where register `reg` (< kRegisters) keeps its entry: P0-P7 first, then R0-R255.
+  static std::uint32_t entry_index(traces::Reg reg) {
+    const std::uint32_t shifted = std::uint32_t{reg} + kPredicates;
+    return shifted >= kRegisters ? shifted - kRegisters : shifted;
+  }
 
   // A write 2^31 cycles after the epoch (a warp alive for a second of GPU time): move the epoch
   // to 2^30 cycles before it. Entries older than the new epoch become 0, "landed": they lie in
@@ -88,11 +99,12 @@ class Scoreboard {
     epoch_ = epoch;
   }
 
-  // The epoch and the written bits, which every issue reads or updates, share the scoreboard's
-  // first host cache line; R0-R15 fill the second. The SM prefetches both (Sm::prefetch).
+  // The epoch and the written bits (bit i: entry_[i]), which every issue reads or updates, share
+  // the scoreboard's first host cache line; P0-P7 and R0-R7 fill the second, R8-R23 the third.
+  // The SM prefetches all three (Sm::prefetch).
   alignas(64) sim::Cycle epoch_ = 0;
   std::array<std::uint64_t, (kRegisters + 63) / 64> written_{};  // registers to clear on reset
-  alignas(64) std::array<std::uint32_t, kRegisters> entry_{};  // (cycle - epoch_) << 1 | from memory
+  alignas(64) std::array<std::uint32_t, kRegisters> entry_{};  // [entry_index]: (cycle - epoch_) << 1 | from memory
 };
 
 }  // namespace warpsim::models

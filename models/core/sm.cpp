@@ -336,7 +336,8 @@ void Sm::prefetch() const {
     const Warp& w = warps_[slot_of(s, sched_[s].likely_next)];
     __builtin_prefetch(&w);
     __builtin_prefetch(&w.scoreboard);                                            // epoch, written bits
-    __builtin_prefetch(reinterpret_cast<const char*>(&w.scoreboard) + 64);        // R0-R15
+    __builtin_prefetch(reinterpret_cast<const char*>(&w.scoreboard) + 64);        // P0-P7, R0-R7
+    __builtin_prefetch(reinterpret_cast<const char*>(&w.scoreboard) + 128);       // R8-R23
     if (buffer_depth_ > 1) __builtin_prefetch(&w.buffer[1]);
     __builtin_prefetch(&ready_at_[std::size_t(s) * scan_width_]);
   }

@@ -11,9 +11,9 @@ namespace warpsim::models {
 
 struct Warp {
   // Host layout: what every issue reads first (the stream, the buffer's state, the head
-  // instruction's fields) shares the first 64-byte line; the scoreboard adds two (its epoch
-  // and written bits, then R0-R15). A GPU holds 8,448 warps, more than the host's caches, so
-  // Sm::prefetch loads these lines before the tick that reads them.
+  // instruction's fields) shares the first 64-byte line; the scoreboard adds three (its epoch
+  // and written bits, then P0-P7 with R0-R7, then R8-R23). A GPU holds 8,448 warps, more than
+  // the host's caches, so Sm::prefetch loads these lines before the tick that reads them.
   std::unique_ptr<traces::WarpStream> stream;
   std::uint8_t head = 0;   // index of the next instruction in buffer
   std::uint8_t count = 0;  // instructions buffered (0, 1 or 2)

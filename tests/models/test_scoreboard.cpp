@@ -2,6 +2,7 @@
 // exact while they fit, and after a write 2^31 cycles later the epoch moves and older writes
 // stay in the past. S2.1/S2.7: an instruction waits for its sources and destinations.
 #include <catch2/catch.hpp>
+#include <vector>
 
 #include "models/core/scoreboard.hpp"
 
@@ -89,4 +90,23 @@ TEST_CASE("ready cycles are exact within 2^31 cycles of the epoch and stay in th
   const auto r4 = sb.readiness(reads(3, 4));
   CHECK(r4.ready == late);
   CHECK(r4.memory);
+}
+
+TEST_CASE("every register and predicate has an entry of its own, and reset clears them all", "[models][core]") {
+  // The entries are stored predicates first (scoreboard.hpp), so this pins that no register
+  // shares an entry with another: R0..R254 and P0..P7, each written with its own cycle.
+  Scoreboard sb;
+  sb.reset(0);
+  std::vector<Reg> regs;
+  for (Reg r = 0; r < 255; ++r) regs.push_back(r);
+  for (int p = 0; p < 8; ++p) regs.push_back(warpsim::traces::predicate_reg(p));
+  for (std::size_t i = 0; i < regs.size(); ++i) sb.write(writes(regs[i]), 100 + i, i % 2 == 1);
+  for (std::size_t i = 0; i < regs.size(); ++i) {
+    const auto r = sb.readiness(reads(regs[i], regs[i]));
+    CHECK(r.ready == 100 + i);
+    CHECK(r.memory == (i % 2 == 1));
+  }
+  CHECK(sb.ready_cycle(reads(warpsim::traces::kRegRZ, warpsim::traces::kRegRZ)) == 0);  // RZ is never written
+  sb.reset(1'000);
+  for (const Reg reg : regs) CHECK(sb.ready_cycle(reads(reg, reg)) == 0);
 }
