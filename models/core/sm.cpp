@@ -29,6 +29,8 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
       stream_at_(ready_at_.size(), nullptr),
       age_(ready_at_.size()),
       blocks_(arch.max_blocks_per_sm) {
+  if (arch.schedulers > kMaxSchedulers)
+    throw sim::InputError(arch.config.setting("sm.schedulers").origin, "at most 16 schedulers per SM are supported");
   if (per_scheduler_ > 64)
     throw sim::InputError(arch.config.setting("sm.max_warps").origin,
                           "at most 64 warps per scheduler are supported (sm.max_warps / sm.schedulers)");
@@ -292,7 +294,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     // turned a warp away has room again (units only fill up in between), so it sleeps till then.
     const Earliest c = closest(s, runnable & ~ready_now);
     m.recheck_at = unit_busy ? std::min(unit_free, cycle_of(c)) : cycle_of(c);
-    if (c.index < n) m.likely_next = c.index;
+    if (c.index < n) likely_next_[s] = static_cast<std::uint8_t>(c.index);
     set_state(s, unit_busy ? SchedulerState::UnitBusy : stall_reason(s, c), now);
     return false;
   }
@@ -319,11 +321,11 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   if (another_eligible || unit_busy || arch_.scheduler_policy == SchedulerPolicy::GreedyThenOldest) {
     m.recheck_at = now + 1;
     const std::uint64_t others = eligible & ~(std::uint64_t{1} << chosen);
-    if (others != 0) m.likely_next = first_in_rotation(others, m.rotation);
+    if (others != 0) likely_next_[s] = static_cast<std::uint8_t>(first_in_rotation(others, m.rotation));
   } else {
     const Earliest c = closest(s, m.active & ~m.at_barrier);
     m.recheck_at = cycle_of(c);
-    if (c.index < n) m.likely_next = c.index;
+    if (c.index < n) likely_next_[s] = static_cast<std::uint8_t>(c.index);
     if (cycle_of(c) > now + 1) set_state(s, stall_reason(s, c), now + 1);
   }
   return true;
@@ -338,7 +340,7 @@ void Sm::prefetch() const {
   // Schedulers not due at this tick are included: their look comes a few ticks later, and
   // loading their warp early pays too.
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s) {
-    const std::uint32_t slot = slot_of(s, sched_[s].likely_next);
+    const std::uint32_t slot = slot_of(s, likely_next_[s]);
     const Warp& w = warps_[slot];
     __builtin_prefetch(&w);
     __builtin_prefetch(&w.scoreboard);                                            // epoch, written bits

@@ -4,6 +4,7 @@
 // It ticks only while some warp can issue; otherwise it sleeps until the first scoreboard entry
 // it waits on becomes ready, a finished block's memory operations complete, or the GigaThread
 // engine hands it a block.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -46,6 +47,8 @@ struct SmCounters {
 
 class Sm final : public sim::ClockedComponent {
  public:
+  static constexpr std::uint32_t kMaxSchedulers = 16;  // sm.schedulers' limit (arch_params.cpp)
+
   // The SMs of a GPU tick through one group (`ticks`): one event per edge, SM id order.
   Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const Arch& arch, std::uint32_t id,
      MemorySystem& memory, BlockRetireListener& listener, sim::StatsRegistry& stats);
@@ -83,7 +86,6 @@ class Sm final : public sim::ClockedComponent {
     sim::Cycle state_since = 0;
     std::uint32_t rotation = 0;     // next position to look at (S2.6)
     std::uint32_t greedy = 0;       // last warp issued (gto)
-    std::uint32_t likely_next = 0;  // the warp it will likely issue next (prefetch)
     SchedulerState state = SchedulerState::Idle;
   };
 
@@ -142,6 +144,9 @@ class Sm final : public sim::ClockedComponent {
   const int buffer_depth_;  // 2 when the preset can dual-issue, else 1
 
   const std::uint32_t per_scheduler_;                 // warp slots per scheduler
+  // Per scheduler, the warp it will likely issue next, for prefetch(): here in the SM object,
+  // whose lines prefetch() reads anyway, rather than in the schedulers' state, four more lines.
+  std::array<std::uint8_t, kMaxSchedulers> likely_next_{};
   const std::uint32_t scan_width_;                    // per_scheduler_ rounded up to a multiple of 4 (warp_scan.hpp)
   std::vector<Warp> warps_;                           // slot -> warp; slot % schedulers is its scheduler (S1.4)
   std::vector<Scheduler> sched_;                      // scheduler -> its masks and standing
