@@ -26,7 +26,6 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
       sched_(arch.schedulers),
       ready_at_(std::size_t(scan_width_) * arch.schedulers, kNeverStamp),
       head_unit_(ready_at_.size(), traces::Unit::Int),
-      stream_at_(ready_at_.size(), nullptr),
       age_(ready_at_.size()),
       blocks_(arch.max_blocks_per_sm) {
   if (arch.schedulers > kMaxSchedulers)
@@ -107,8 +106,7 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
     }
     next_scheduler_ = (next_scheduler_ + 1) % arch_.schedulers;
     Warp& w = warps_[slot];
-    w.stream = std::move(stream);
-    stream_at_[flat(slot)] = w.stream.get();
+    w.stream.hold(std::move(stream));
     w.head = 0;
     w.count = 0;
     w.stream_done = false;
@@ -139,7 +137,6 @@ void Sm::retire_warp(std::uint32_t slot, sim::Cycle now) {
   Warp& w = warps_[slot];
   scheduler_of(slot).active &= ~bit(slot);
   w.stream.reset();
-  stream_at_[flat(slot)] = nullptr;
   change_resident_warps(-1, now);
   if (now > w.started) counters_.warp_cycles += now - w.started;
   Block& block = blocks_[w.block_slot];
@@ -335,20 +332,20 @@ void Sm::prefetch() const {
   // The warp each scheduler will most likely issue from at its next look: its first host cache
   // line (the buffer's state and the head instruction, warp.hpp) and its scoreboard's first
   // registers are what the tick misses on first, then its stream, whose next() the issue calls
-  // (found through stream_at_, a small array, not through the warp that is still on its way).
+  // (inside the warp for kernel-library streams, stream_slot.hpp).
   // 132 SMs tick in turn, so they have usually left the host's caches since this SM last ran.
   // Schedulers not due at this tick are included: their look comes a few ticks later, and
   // loading their warp early pays too.
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s) {
-    const std::uint32_t slot = slot_of(s, likely_next_[s]);
-    const Warp& w = warps_[slot];
+    const Warp& w = warps_[slot_of(s, likely_next_[s])];
     __builtin_prefetch(&w);
     __builtin_prefetch(&w.scoreboard);                                            // epoch, written bits
     __builtin_prefetch(reinterpret_cast<const char*>(&w.scoreboard) + 64);        // P0-P7, R0-R7
     __builtin_prefetch(reinterpret_cast<const char*>(&w.scoreboard) + 128);       // R8-R23
     if (buffer_depth_ > 1) __builtin_prefetch(&w.buffer[1]);
     __builtin_prefetch(&ready_at_[std::size_t(s) * scan_width_]);
-    if (const traces::WarpStream* stream = stream_at_[flat(slot)]) __builtin_prefetch(stream);
+    __builtin_prefetch(&w.stream);
+    __builtin_prefetch(reinterpret_cast<const char*>(&w.stream) + 64);
   }
   // What every scheduler's look reads besides its warp: the head units and the unit pools.
   __builtin_prefetch(head_unit_.data());

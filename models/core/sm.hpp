@@ -155,7 +155,6 @@ class Sm final : public sim::ClockedComponent {
   // slot = index * schedulers + scheduler.
   std::vector<Stamp> ready_at_;
   std::vector<traces::Unit> head_unit_;               // same layout: unit of the head instruction
-  std::vector<const traces::WarpStream*> stream_at_;  // same layout: the warp's stream (prefetch)
   std::vector<std::uint64_t> age_;                    // same layout: dispatch order, for gto
   std::vector<Block> blocks_;
   std::vector<UnitPool> pools_;                       // [pool group][unit]

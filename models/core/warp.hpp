@@ -2,19 +2,17 @@
 // A resident warp's private state: its instruction stream, a two-entry instruction buffer (the
 // head and the one after it, which dual issue looks at, S2.3), its scoreboard, where it belongs.
 #include <array>
-#include <memory>
 
 #include "models/core/scoreboard.hpp"
-#include "traces/warp_stream.hpp"
+#include "models/core/stream_slot.hpp"
 
 namespace warpsim::models {
 
 struct Warp {
-  // Host layout: what every issue reads first (the stream, the buffer's state, the head
-  // instruction's fields) shares the first 64-byte line; the scoreboard adds three (its epoch
-  // and written bits, then P0-P7 with R0-R7, then R8-R23). A GPU holds 8,448 warps, more than
-  // the host's caches, so Sm::prefetch loads these lines before the tick that reads them.
-  std::unique_ptr<traces::WarpStream> stream;
+  // Host layout: what every issue reads first (the buffer's state, the head instruction's
+  // fields) shares the first 64-byte line; the scoreboard adds three (its epoch and written
+  // bits, then P0-P7 with R0-R7, then R8-R23) and the stream two. A GPU holds 8,448 warps, more
+  // than the host's caches, so Sm::prefetch loads these lines before the tick that reads them.
   std::uint8_t head = 0;   // index of the next instruction in buffer
   std::uint8_t count = 0;  // instructions buffered (0, 1 or 2)
   bool stream_done = false;
@@ -23,6 +21,7 @@ struct Warp {
   sim::Cycle started = 0;  // the cycle it may first issue: active (occupancy) from then on
   std::array<traces::Instruction, 2> buffer;
   Scoreboard scoreboard;
+  StreamSlot stream;
   // Whether it is resident, at a barrier, when it may issue and how old it is are the SM's
   // per-scheduler masks and arrays (sm.hpp), the one place the schedulers read them from.
 

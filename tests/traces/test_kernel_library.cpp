@@ -7,6 +7,7 @@
 
 #include "sim/errors.hpp"
 #include "tests/test_support.hpp"
+#include "tests/traces/small_kernels.hpp"
 #include "traces/kernels/library.hpp"
 
 namespace {
@@ -181,12 +182,7 @@ TEST_CASE("Every kernel builds with its defaults on sm_20, sm_35 and sm_90", "[k
   for (const auto& def : kernels::library()) {
     for (int sm : {20, 35, 90}) {
       INFO(def.name << " sm_" << sm);
-      std::vector<std::string> small;
-      if (def.name == "persistKernel") small = {"data_bytes=1048576"};
-      if (def.name == "chase") small = {"steps=100"};
-      if (def.name == "fmaChain") small = {"iters=64", "grid=2"};
-      if (def.name == "persistLoop") small = {"grid=4", "iters=9"};
-      auto k = make_kernel(def.name, small, {sm});
+      auto k = make_kernel(def.name, warpsim::test::small_kernel_params(def.name), {sm});
       CHECK(k.source->info().name == def.name);
       CHECK(k.params.size() == def.params.size());
       CHECK(count_all(*k.source) > 0);

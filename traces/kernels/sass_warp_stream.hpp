@@ -11,6 +11,8 @@
 //   bool branch_taken(std::uint16_t hook);                                  // uniform branches
 //   std::uint32_t predicated_lanes(std::uint16_t hook, std::uint32_t live); // guard true
 //   void addresses(std::uint16_t mem_index, std::uint32_t mask, std::uint64_t* addr);
+#include <cstddef>
+#include <new>
 #include <span>
 #include <utility>
 
@@ -84,6 +86,11 @@ class SassWarpStream final : public WarpStream {
     }
     index_ = next_index;
     return true;
+  }
+
+  WarpStream* move_into(void* storage, std::size_t bytes) override {
+    if (sizeof(SassWarpStream) > bytes || alignof(SassWarpStream) > 16) return nullptr;
+    return ::new (storage) SassWarpStream(std::move(*this));
   }
 
   const Logic& logic() const { return logic_; }
