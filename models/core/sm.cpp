@@ -347,7 +347,9 @@ void Sm::prefetch() const {
     __builtin_prefetch(&w.stream);
     __builtin_prefetch(reinterpret_cast<const char*>(&w.stream) + 64);
   }
-  // What every scheduler's look reads besides its warp: the head units and the unit pools.
+  // What every scheduler's look reads besides its warp: its state, the head units and the unit
+  // pools.
+  for (std::uint32_t s = 0; s < arch_.schedulers; ++s) __builtin_prefetch(&sched_[s]);
   __builtin_prefetch(head_unit_.data());
   const char* pools = reinterpret_cast<const char*>(pools_.data());
   for (std::size_t offset = 0; offset < pools_.size() * sizeof(UnitPool); offset += 64)
