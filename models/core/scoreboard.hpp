@@ -47,7 +47,9 @@ class Scoreboard {
   Readiness readiness(const traces::Instruction& in) const {
     std::uint32_t latest = 0;  // the entry of the operand that lands last (the first such)
     auto consider = [&](traces::Reg reg) {
-      if (reg < kRegisters && (entry_[entry_index(reg)] >> 1) > (latest >> 1)) latest = entry_[entry_index(reg)];
+      if (reg >= kRegisters) return;  // absent operand (kNoReg)
+      const std::uint32_t entry = entry_[entry_index(reg)];
+      if ((entry >> 1) > (latest >> 1)) latest = entry;
     };
     for (int i = 0; i < in.src_count; ++i) consider(in.src[i]);
     for (int i = 0; i < in.dst_count; ++i) consider(in.dst[i]);

@@ -29,7 +29,8 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
       age_(ready_at_.size()),
       blocks_(arch.max_blocks_per_sm) {
   if (arch.schedulers > kMaxSchedulers)
-    throw sim::InputError(arch.config.setting("sm.schedulers").origin, "at most 16 schedulers per SM are supported");
+    throw sim::InputError(arch.config.setting("sm.schedulers").origin,
+                          "at most " + std::to_string(kMaxSchedulers) + " schedulers per SM are supported");
   if (per_scheduler_ > 64)
     throw sim::InputError(arch.config.setting("sm.max_warps").origin,
                           "at most 64 warps per scheduler are supported (sm.max_warps / sm.schedulers)");
