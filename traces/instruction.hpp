@@ -47,9 +47,21 @@ struct Instruction {
   MemOp mem_op = MemOp::None;
   CacheOp cache_op = CacheOp::Default;
   std::uint8_t width = 0;  // bytes per lane: 1, 2, 4, 8 or 16
+  // Every active lane accesses the first active lane's address, and only that entry of `addr`
+  // is written. The kernel library sets it on constant loads (kernel parameters): writing 32
+  // equal addresses dragged four cold host cache lines of the warp's buffer in at every LDC,
+  // and the memory system read them all back to find them equal. Every producer sets it (false
+  // unless it knows). Only constant loads carry it, so the global and shared paths read `addr`
+  // directly; code that may meet a constant load's addresses goes through address().
+  bool uniform_address = false;
   // One address per lane; only lanes set in active_mask are meaningful. Not written for
   // non-memory instructions (the stream leaves the previous contents), to keep decoding cheap.
   std::array<std::uint64_t, kWarpSize> addr;
+
+  // The address of active lane `lane`.
+  std::uint64_t address(int lane) const {
+    return addr[static_cast<std::size_t>(uniform_address ? __builtin_ctz(active_mask) : lane)];
+  }
 
   bool is_memory() const { return mem_op != MemOp::None; }
   int active_lanes() const { return __builtin_popcount(active_mask); }

@@ -474,7 +474,7 @@ class GpuMemorySystem final : public MemorySystem {
   // are assumed resident (kernels read a few parameters), at the L1's hit latency.
   MemoryAccessResult constant(const Instruction& inst, sim::Cycle now) {
     // Nearly every constant load is uniform (a kernel parameter): one pass, one address.
-    if (uniform_address(inst)) return finish(now + arch_.l1_hit_latency, 1);
+    if (inst.uniform_address || uniform_address(inst)) return finish(now + arch_.l1_hit_latency, 1);
     std::uint64_t seen[traces::kWarpSize];
     std::uint32_t distinct = 0;
     std::uint32_t mask = inst.active_mask;

@@ -207,6 +207,22 @@ TEST_CASE("shared, local, constant and inactive instructions are not global requ
   CHECK(r.c().gld_sectors == 0);
 }
 
+TEST_CASE("a constant load marked uniform is one pass whatever its unwritten lanes hold", "[memory]") {
+  // The constant cache serialises distinct addresses, one pass each (the non-uniform case below
+  // takes 31 cycles more). The kernel library writes a uniform load's address once, so the
+  // other lanes' entries hold whatever the buffer held before and must not be read.
+  Rig r("hopper-h100");
+  auto stale = [](int l) { return 64u + 4u * l; };
+  traces::Instruction uniform = inst(MemSpace::Constant, MemOp::Load, stale, CacheOp::Default, 0xfffffff0u);
+  uniform.uniform_address = true;
+  const sim::Cycle one_pass = r.mem->access(0, 0, uniform, 100).ready;
+  const traces::Instruction spread = inst(MemSpace::Constant, MemOp::Load, stale);
+  const sim::Cycle passes = r.mem->access(0, 0, spread, 100).ready;
+  CHECK(one_pass == 100 + r.arch.l1_hit_latency);
+  CHECK(passes == one_pass + 31);
+  CHECK(uniform.address(31) == stale(4));  // the first active lane's entry
+}
+
 TEST_CASE("stats registry carries the memory counters by name", "[memory]") {
   Rig r("hopper-h100");
   r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, [](int l) { return kBase + 4u * l; }), 0);

@@ -26,7 +26,7 @@ std::vector<std::uint64_t> drain(WarpStream& stream) {
     out.insert(out.end(), {in.pc, in.active_mask, static_cast<std::uint64_t>(in.unit), in.dst[0], in.src[0]});
     if (in.is_memory())
       for (int lane = 0; lane < warpsim::traces::kWarpSize; ++lane)
-        if (in.active_mask >> lane & 1u) out.push_back(in.addr[lane]);
+        if (in.active_mask >> lane & 1u) out.push_back(in.address(lane));
   }
   return out;
 }

@@ -73,7 +73,7 @@ bool same_instruction(const Instruction& a, const Instruction& b, std::string* w
   if (a.width != b.width) return fail("width");
   if (a.is_memory())
     for (int lane = 0; lane < kWarpSize; ++lane)
-      if ((a.active_mask >> lane & 1) && a.addr[lane] != b.addr[lane]) return fail("addr");
+      if ((a.active_mask >> lane & 1) && a.address(lane) != b.address(lane)) return fail("addr");
   return true;
 }
 

@@ -68,6 +68,17 @@ TEST_CASE("v3 lines from the BFS trace decode as FORMAT.md describes", "[accelsi
   CHECK(stride.width == 1);
   for (int lane = 0; lane < 32; ++lane) CHECK(stride.addr[lane] == 0x7fc841520000u + lane);
 
+  // A buffer entry a library stream left marked uniform_address: the decoder clears it.
+  {
+    auto source = source_from_text(one_warp_trace(3, {"0090 ffffffff 1 R0 LDG.E.U8 1 R4 1 1 0x7fc841520000 1 "}));
+    auto warps = source->open_block(0);
+    Instruction reused;
+    reused.uniform_address = true;
+    REQUIRE(warps[0]->next(reused));
+    CHECK_FALSE(reused.uniform_address);
+    CHECK(reused.address(31) == 0x7fc841520000u + 31);
+  }
+
   Instruction single = decode_one(3, "01d0 00000001 1 R14 LDG.E.U8 1 R14 1 2 0x7fc8415229eb ");
   CHECK(single.addr[0] == 0x7fc8415229ebu);
 

@@ -86,6 +86,11 @@ TEST_CASE("readOffset on sm_90 walks the cuobjdump listing: units, registers, ex
   CHECK(last[0].unit == Unit::LdSt);  // LDC R1, c[0x0][0x28]
   CHECK(last[0].space == MemSpace::Constant);
   CHECK(last[0].addr[0] == 0x28);
+  // A kernel parameter: every lane reads it, and the stream writes it once (uniform_address).
+  CHECK(last[0].uniform_address);
+  for (int lane = 0; lane < 32; ++lane) CHECK(last[0].address(lane) == 0x28);
+  for (const auto& i : last)
+    if (i.space == MemSpace::Global) CHECK_FALSE(i.uniform_address);
   CHECK(last[8].control == Control::Exit);  // @P0 EXIT
   CHECK(last[8].active_mask == 0xffff0000u);
   CHECK(last[8].src[0] == predicate_reg(0));

@@ -10,6 +10,7 @@
 #include "tests/traces/accelsim_test_helpers.hpp"
 #include "traces/accelsim/trace_origin.hpp"
 #include "traces/open_workload.hpp"
+#include "traces/wtrace/instruction_codec.hpp"
 #include "traces/wtrace/wtrace_writer.hpp"
 
 using namespace warpsim::traces;
@@ -196,6 +197,33 @@ TEST_CASE("a library-style kernel round-trips through .wtrace, KernelInfo includ
     CHECK(same_instruction(expect, d.inst, &why));
   }
   fs::remove_all(dir);
+}
+
+TEST_CASE("a uniform constant load is written with every active lane's address", "[wtrace]") {
+  // The kernel library writes a constant load's address once (uniform_address); the file has
+  // no such flag, so the encoder gives each active lane that address, and decoding into a
+  // buffer entry that held such a load clears the flag.
+  Instruction ldc;
+  ldc.unit = Unit::LdSt;
+  ldc.space = MemSpace::Constant;
+  ldc.mem_op = MemOp::Load;
+  ldc.width = 4;
+  ldc.active_mask = 0x0000fff0u;
+  for (int lane = 0; lane < kWarpSize; ++lane) ldc.addr[static_cast<std::size_t>(lane)] = 0x1000 + 8u * lane;  // stale
+  ldc.addr[4] = 0x28;
+  ldc.uniform_address = true;
+  wtrace::ByteWriter out;
+  wtrace::WarpCodingState writing;
+  wtrace::encode_instruction(ldc, writing, out);
+
+  Instruction back;
+  back.uniform_address = true;
+  wtrace::ByteReader in(out.bytes().data(), out.size());
+  wtrace::WarpCodingState reading;
+  wtrace::decode_instruction(in, reading, back);
+  CHECK_FALSE(back.uniform_address);
+  for (int lane = 4; lane < 16; ++lane) CHECK(back.addr[static_cast<std::size_t>(lane)] == 0x28);
+  CHECK(same_instruction(ldc, back));
 }
 
 TEST_CASE("a corrupted .wtrace is an InputError naming the file and the chunk", "[wtrace]") {

@@ -3,8 +3,8 @@
 // listing gives opcode, unit, registers and memory kind; `Logic` (one object per warp, defined
 // next to each kernel) gives what depends on the thread: which lanes leave at `@P EXIT`, where
 // a guarded branch goes, which lanes a guarded instruction runs on, and the address of every
-// lane of every global/shared/local access. No allocation per instruction; `addr` is written
-// only for memory instructions.
+// lane of every global/shared/local access (constant loads: one address, uniform_address).
+// No allocation per instruction; `addr` is written only for memory instructions.
 //
 // Logic's interface (all by hook ordinal, see SassOp::hook / mem_index):
 //   std::uint32_t exit_lanes(std::uint16_t hook, std::uint32_t live);      // lanes leaving
@@ -78,9 +78,10 @@ class SassWarpStream final : public WarpStream {
     out.mem_op = op.mem_op;
     out.cache_op = op.cache_op;
     out.width = op.width;
-    if (op.mem_op != MemOp::None) {
-      if (op.space == MemSpace::Constant)
-        for_each_lane(mask, [&](int lane) { out.addr[lane] = op.const_offset; });
+    out.uniform_address = op.space == MemSpace::Constant;
+    if (op.mem_op != MemOp::None && mask != 0) {
+      if (out.uniform_address)
+        out.addr[static_cast<std::size_t>(__builtin_ctz(mask))] = op.const_offset;  // a kernel parameter
       else
         logic_.addresses(op.mem_index, mask, out.addr.data());
     }

@@ -63,16 +63,16 @@ void encode_instruction(const Instruction& inst, WarpCodingState& state, ByteWri
   // address, the others from the previous active lane.
   std::uint32_t m = inst.active_mask;
   int lane = std::countr_zero(m);
-  std::uint64_t prev = inst.addr[lane];
+  std::uint64_t prev = inst.address(lane);
   out.svarint(static_cast<std::int64_t>(prev - state.first_address));
   state.first_address = prev;
   m &= m - 1;
   if (!m) return;
-  std::int64_t stride = static_cast<std::int64_t>(inst.addr[std::countr_zero(m)] - prev);
+  std::int64_t stride = static_cast<std::int64_t>(inst.address(std::countr_zero(m)) - prev);
   bool even = true;
   std::uint64_t a = prev;
   for (std::uint32_t k = m; k; k &= k - 1) {
-    std::uint64_t next = inst.addr[std::countr_zero(k)];
+    std::uint64_t next = inst.address(std::countr_zero(k));
     if (static_cast<std::int64_t>(next - a) != stride) {
       even = false;
       break;
@@ -86,7 +86,7 @@ void encode_instruction(const Instruction& inst, WarpCodingState& state, ByteWri
   }
   out.u8(kDeltas);
   for (std::uint32_t k = m; k; k &= k - 1) {
-    std::uint64_t next = inst.addr[std::countr_zero(k)];
+    std::uint64_t next = inst.address(std::countr_zero(k));
     out.svarint(static_cast<std::int64_t>(next - prev));
     prev = next;
   }
@@ -116,6 +116,7 @@ void decode_instruction(ByteReader& in, WarpCodingState& state, Instruction& ins
     for (int i = 0; i < src_slots; ++i) inst.src[i] = get_reg(in);
   }
   inst.space = MemSpace::None;
+  inst.uniform_address = false;  // the file holds every active lane's address
   inst.mem_op = MemOp::None;
   inst.cache_op = CacheOp::Default;
   inst.width = 0;
