@@ -1,6 +1,7 @@
 #include "models/arch.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "sim/data_dir.hpp"
 #include "sim/errors.hpp"
@@ -35,7 +36,14 @@ Arch load_arch(const std::string& preset, const std::vector<std::string>& overri
 
 Arch arch_from_config(const std::string& preset, sim::Config c) {
   using traces::Unit;
-  auto u32 = [&](const char* key) { return static_cast<std::uint32_t>(c.get_int(key)); };
+  // Counts the models keep in 32 bits: a larger value from --set or a preset is an input error,
+  // not a silent truncation.
+  auto u32 = [&](const char* key) {
+    const auto v = c.get_int(key);
+    if (v < 0 || v > std::int64_t{std::numeric_limits<std::uint32_t>::max()})
+      throw sim::InputError(c.setting(key).origin, std::string(key) + " = " + std::to_string(v) + " is above 4294967295");
+    return static_cast<std::uint32_t>(v);
+  };
   auto u64 = [&](const char* key) { return static_cast<std::uint64_t>(c.get_int(key)); };
   Arch a;
   a.preset = preset;

@@ -7,6 +7,10 @@ namespace {
 using sim::ParamSpec;
 using sim::ParamType;
 
+// More issue lanes per SM than any GPU has by far (32,768 warp instructions a cycle); unit pools
+// keep their credits in 32 bits (unit_pool.hpp).
+constexpr double kMaxLanes = 1 << 20;
+
 ParamSpec integer(std::string key, std::string unit, std::string description, double min = 0,
                   double max = 1e15) {
   return ParamSpec{std::move(key), ParamType::Int, "", std::move(unit), std::move(description), min, max, {}};
@@ -48,13 +52,13 @@ std::vector<ParamSpec> build() {
       flag("sm.fp64_blocks_dual_issue", "a DP instruction cannot share its cycle with another of its warp (S2.4)"),
       flag("sm.units_per_scheduler", "execution units belong to one scheduler's sub-partition instead of the SM"),
 
-      integer("units.int_lanes", "lanes", "integer ALU lanes per SM", 1),
-      integer("units.fp32_lanes", "lanes", "FP32 CUDA-core lanes per SM (S2.5)", 1),
-      integer("units.fp64_lanes", "lanes", "FP64 (DP) lanes per SM (S2.5)", 1),
-      integer("units.sfu_lanes", "lanes", "special-function lanes per SM (S2.5)", 1),
-      integer("units.ldst_lanes", "lanes", "load/store lanes per SM (S2.5)", 1),
-      integer("units.tensor_lanes", "lanes", "tensor-core issue lanes per SM (32 = one warp MMA per cycle)", 1),
-      integer("units.control_lanes", "lanes", "branch/control issue lanes per SM", 1),
+      integer("units.int_lanes", "lanes", "integer ALU lanes per SM", 1, kMaxLanes),
+      integer("units.fp32_lanes", "lanes", "FP32 CUDA-core lanes per SM (S2.5)", 1, kMaxLanes),
+      integer("units.fp64_lanes", "lanes", "FP64 (DP) lanes per SM (S2.5)", 1, kMaxLanes),
+      integer("units.sfu_lanes", "lanes", "special-function lanes per SM (S2.5)", 1, kMaxLanes),
+      integer("units.ldst_lanes", "lanes", "load/store lanes per SM (S2.5)", 1, kMaxLanes),
+      integer("units.tensor_lanes", "lanes", "tensor-core issue lanes per SM (32 = one warp MMA per cycle)", 1, kMaxLanes),
+      integer("units.control_lanes", "lanes", "branch/control issue lanes per SM", 1, kMaxLanes),
 
       integer("latency.int", "cycles", "dependent-issue latency of integer ALU instructions (S2.7)", 1, 10000),
       integer("latency.fp32", "cycles", "dependent-issue latency of FP32 instructions (S2.7)", 1, 10000),

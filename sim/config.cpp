@@ -90,6 +90,7 @@ void Config::check(const std::string& key, const std::string& value, const std::
   auto in_range = [&](double v) {
     if (v < s.min || v > s.max) {
       std::ostringstream r;
+      r.precision(15);  // 1048576, not 1.04858e+06
       r << "must be in [" << s.min << ", " << s.max << "]";
       bad(r.str());
     }

@@ -17,8 +17,7 @@ class UnitPool {
 
   void configure(std::uint32_t lanes) {
     lanes_ = lanes;
-    cap_ = std::max<std::int64_t>(lanes, kWarpSlots);
-    credits_ = cap_;
+    credits_ = static_cast<std::int32_t>(cap());
     last_ = 0;
   }
 
@@ -27,7 +26,9 @@ class UnitPool {
     return credits_ >= kWarpSlots;
   }
   // Takes `issue_slots` warp-instruction slots (1 + replays).
-  void consume(std::uint32_t issue_slots) { credits_ -= kWarpSlots * static_cast<std::int64_t>(issue_slots); }
+  void consume(std::uint32_t issue_slots) {
+    credits_ = static_cast<std::int32_t>(credits_ - kWarpSlots * static_cast<std::int64_t>(issue_slots));
+  }
   // First cycle at which can_issue will be true again.
   sim::Cycle next_free(sim::Cycle now) {
     refill(now);
@@ -36,16 +37,20 @@ class UnitPool {
   }
 
  private:
+  // A pool holds at most one cycle's lanes, and never less than one warp instruction.
+  std::int64_t cap() const { return std::max<std::int64_t>(lanes_, kWarpSlots); }
   void refill(sim::Cycle now) {
     if (now <= last_) return;
     std::int64_t gained = static_cast<std::int64_t>(std::min<sim::Cycle>(now - last_, 1u << 20)) * lanes_;
-    credits_ = std::min(cap_, credits_ + gained);
+    credits_ = static_cast<std::int32_t>(std::min(cap(), credits_ + gained));
     last_ = now;
   }
 
-  std::int64_t lanes_ = kWarpSlots;
-  std::int64_t cap_ = kWarpSlots;
-  std::int64_t credits_ = kWarpSlots;
+  // 16 bytes: an SM with a pool group per scheduler (Hopper) keeps its 28 pools in seven host
+  // cache lines, which Sm::prefetch loads at every tick. Credits stay within
+  // [cap - 32 x (1 + replays), cap], far inside 32 bits.
+  std::uint32_t lanes_ = kWarpSlots;
+  std::int32_t credits_ = kWarpSlots;
   sim::Cycle last_ = 0;
 };
 

@@ -56,4 +56,12 @@ TEST_CASE("set overrides a preset value and unknown presets or keys are input er
   for (const char* huge : {"l2.size_bytes=1000000000000", "l1.size_bytes=1000000000000", "readonly.size_bytes=8388608"})
     REQUIRE_THROWS_WITH(load_arch("hopper-h100", {huge}), Catch::Contains("must be in"));
   CHECK(load_arch("hopper-h100", {"l2.size_bytes=1073741824"}).l2_bytes == 1073741824);
+  // Counts kept in 32 bits are refused above that, naming the setting (they used to wrap:
+  // 5,000,000,000 lanes became 705,032,704); issue lanes stop at 2^20 (unit_pool.hpp).
+  REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"units.fp32_lanes=5000000000"}),
+                      Catch::Contains("units.fp32_lanes") && Catch::Contains("must be in [1, 1048576]"));
+  CHECK(load_arch("hopper-h100", {"units.fp32_lanes=1048576"}).units.lanes[int(warpsim::traces::Unit::Fp32)] == 1048576);
+  REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"gpu.sms=5000000000"}), Catch::Contains("must be in"));
+  REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"sm.registers=5000000000"}),
+                      Catch::Contains("--set sm.registers") && Catch::Contains("is above 4294967295"));
 }
