@@ -11,7 +11,8 @@ class WarpStream {
  public:
   virtual ~WarpStream() = default;
   // Writes the next instruction into `out` and returns true, or returns false at the end.
-  // Sources write every field of a memory instruction, and may skip `addr` otherwise.
+  // Sources write every field of a memory instruction, uniform_address included (the SM
+  // reuses a buffer entry across warps and kernels), and may skip `addr` otherwise.
   virtual bool next(Instruction& out) = 0;
   // Move-constructs this stream into `storage` (`bytes` long, 16-byte aligned) and returns the
   // new object, or returns null when it does not fit; either way the caller still destroys
