@@ -41,7 +41,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   auto u32 = [&](const char* key) {
     const auto v = c.get_int(key);
     if (v < 0 || v > std::int64_t{std::numeric_limits<std::uint32_t>::max()})
-      throw sim::InputError(c.setting(key).origin, std::string(key) + " = " + std::to_string(v) + " is above 4294967295");
+      throw sim::InputError(c.setting(key).origin, std::string(key) + " = " + std::to_string(v) + " does not fit 32 bits (0 to 4294967295)");
     return static_cast<std::uint32_t>(v);
   };
   auto u64 = [&](const char* key) { return static_cast<std::uint64_t>(c.get_int(key)); };

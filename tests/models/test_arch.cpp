@@ -63,5 +63,5 @@ TEST_CASE("set overrides a preset value and unknown presets or keys are input er
   CHECK(load_arch("hopper-h100", {"units.fp32_lanes=1048576"}).units.lanes[int(warpsim::traces::Unit::Fp32)] == 1048576);
   REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"gpu.sms=5000000000"}), Catch::Contains("must be in"));
   REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"sm.registers=5000000000"}),
-                      Catch::Contains("--set sm.registers") && Catch::Contains("is above 4294967295"));
+                      Catch::Contains("--set sm.registers") && Catch::Contains("does not fit 32 bits"));
 }
