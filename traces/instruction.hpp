@@ -33,7 +33,10 @@ inline constexpr int kMaxSrc = 5;
 inline constexpr int kWarpSize = 32;
 inline constexpr std::uint32_t kFullMask = 0xffffffffu;
 
-struct Instruction {
+// Everything about a warp instruction but its addresses: what a kernel-library stream copies
+// from its kernel's decoded listing in one assignment at every next() (SassWarpStream), and
+// what the scheduler and scoreboard read. 32 bytes, ahead of the addresses in Instruction.
+struct InstructionHead {
   std::uint32_t pc = 0;
   std::uint32_t active_mask = kFullMask;  // lanes that execute (after predication); may be 0
   Unit unit = Unit::Int;
@@ -54,6 +57,12 @@ struct Instruction {
   // unless it knows). Only constant loads carry it, so the global and shared paths read `addr`
   // directly; code that may meet a constant load's addresses goes through address().
   bool uniform_address = false;
+
+  bool is_memory() const { return mem_op != MemOp::None; }
+  int active_lanes() const { return __builtin_popcount(active_mask); }
+};
+
+struct Instruction : InstructionHead {
   // One address per lane; only lanes set in active_mask are meaningful. Not written for
   // non-memory instructions (the stream leaves the previous contents), to keep decoding cheap.
   std::array<std::uint64_t, kWarpSize> addr;
@@ -62,9 +71,6 @@ struct Instruction {
   std::uint64_t address(int lane) const {
     return addr[static_cast<std::size_t>(uniform_address ? __builtin_ctz(active_mask) : lane)];
   }
-
-  bool is_memory() const { return mem_op != MemOp::None; }
-  int active_lanes() const { return __builtin_popcount(active_mask); }
 };
 
 std::string_view unit_name(Unit u);
