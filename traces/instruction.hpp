@@ -34,8 +34,8 @@ inline constexpr int kWarpSize = 32;
 inline constexpr std::uint32_t kFullMask = 0xffffffffu;
 
 // Everything about a warp instruction but its addresses: what a kernel-library stream copies
-// from its kernel's decoded listing in one assignment at every next() (SassWarpStream), and
-// what the scheduler and scoreboard read. 32 bytes, ahead of the addresses in Instruction.
+// from its listing line (SassOp) in one assignment at every next(), and what the scheduler and
+// scoreboard read. 32 bytes, ahead of the addresses in Instruction.
 struct InstructionHead {
   std::uint32_t pc = 0;
   std::uint32_t active_mask = kFullMask;  // lanes that execute (after predication); may be 0

@@ -9,7 +9,7 @@
 #include "tests/test_support.hpp"
 #include "tests/traces/small_kernels.hpp"
 #include "traces/kernels/library.hpp"
-#include "traces/kernels/sass_warp_stream.hpp"
+#include "traces/kernels/sass_program.hpp"
 
 namespace {
 
@@ -111,36 +111,16 @@ TEST_CASE("readOffset on sm_90 walks the cuobjdump listing: units, registers, ex
   CHECK(drain(*k2.source->open_block(1)[15]).size() == 9);
 }
 
-TEST_CASE("A listing decoded for streams keeps every field of every line, on sm_20, sm_35 and sm_90", "[kernels]") {
-  // Streams copy an instruction's head from the decoded listing in one piece (decode_listing);
-  // a field it dropped would reach the scheduler as its default.
+TEST_CASE("Every listing line's head runs on all lanes, and exactly the constant loads are uniform", "[kernels]") {
+  // Streams copy a line's Instruction head whole and then set its active mask; a head that
+  // started with fewer lanes or marked a global access uniform would reach the memory system so.
   for (const auto* programs : {&kernels::sass_programs_sm20(), &kernels::sass_programs_sm35(), &kernels::sass_programs_sm90()})
-    for (const kernels::SassProgram& program : *programs) {
-      const std::vector<kernels::StreamOp> decoded = kernels::decode_listing(program.ops);
-      REQUIRE(decoded.size() == program.ops.size());
-      for (std::size_t i = 0; i < decoded.size(); ++i) {
-        const kernels::SassOp& op = program.ops[i];
-        const kernels::StreamOp& d = decoded[i];
+    for (const kernels::SassProgram& program : *programs)
+      for (const kernels::SassOp& op : program.ops) {
         INFO(program.function << ": " << op.text);
-        CHECK(d.head.pc == op.pc);
-        CHECK(d.head.unit == op.unit);
-        CHECK(d.head.control == op.control);
-        CHECK(d.head.dst_count == op.dst_count);
-        CHECK(d.head.src_count == op.src_count);
-        CHECK(d.head.dst == op.dst);
-        CHECK(d.head.src == op.src);
-        CHECK(d.head.space == op.space);
-        CHECK(d.head.mem_op == op.mem_op);
-        CHECK(d.head.cache_op == op.cache_op);
-        CHECK(d.head.width == op.width);
-        CHECK(d.head.uniform_address == (op.space == MemSpace::Constant));
-        CHECK(d.kind == op.kind);
-        CHECK(d.hook == op.hook);
-        CHECK(d.mem_index == op.mem_index);
-        CHECK(d.target == op.target);
-        CHECK(d.const_offset == op.const_offset);
+        CHECK(op.head.active_mask == kFullMask);
+        CHECK(op.head.uniform_address == (op.head.space == MemSpace::Constant));
       }
-    }
 }
 
 TEST_CASE("readOffsetNC loads bypass L1 (LDG.E.STRONG.GPU -> CacheOp::Global)", "[kernels]") {

@@ -81,7 +81,7 @@ std::unique_ptr<KernelSource> build(KernelArgs& args) {
   p.order = std::move(order);
   const SassProgram& program = sass_program(args.isa(), "_Z5chasePKjjiPjPx");
   for (const auto& op : program.ops)
-    if (op.space == MemSpace::Global && op.mem_op == MemOp::Load) ++p.loads;
+    if (op.head.space == MemSpace::Global && op.head.mem_op == MemOp::Load) ++p.loads;
   KernelInfo info;
   info.name = "chase";
   info.grid = Dim3{1, 1, 1};

@@ -1,8 +1,7 @@
 #pragma once
 // The KernelSource of every library kernel: a launch geometry, the SASS listing for the target
 // ISA, and per-launch parameters (buffer addresses, sizes) shared by the warps' Logic objects.
-// Opening a block builds its warps' streams; nothing is generated ahead of a next() call. The
-// listing is decoded for the streams once, when the kernel is set up.
+// Opening a block builds its warps' streams; nothing is generated ahead of a next() call.
 #include <memory>
 #include <utility>
 #include <vector>
@@ -19,9 +18,7 @@ class LibraryKernel final : public KernelSource {
  public:
   using Params = typename Logic::Params;
   LibraryKernel(KernelInfo info, const SassProgram& program, Params params)
-      : info_(std::move(info)),
-        ops_(std::make_shared<const std::vector<StreamOp>>(decode_listing(program.ops))),
-        params_(std::make_shared<const Params>(std::move(params))) {
+      : info_(std::move(info)), program_(program), params_(std::make_shared<const Params>(std::move(params))) {
     info_.registers_per_thread = program.registers;
   }
 
@@ -34,7 +31,7 @@ class LibraryKernel final : public KernelSource {
     warps.reserve(count);
     for (std::uint32_t w = 0; w < count; ++w) {
       WarpPlace place = place_warp(info_, block_id, w);
-      warps.push_back(std::make_unique<SassWarpStream<Logic>>(*ops_, place.valid_lanes,
+      warps.push_back(std::make_unique<SassWarpStream<Logic>>(program_.ops, place.valid_lanes,
                                                                Logic(*params_, place)));
     }
     return warps;
@@ -44,7 +41,7 @@ class LibraryKernel final : public KernelSource {
 
  private:
   KernelInfo info_;
-  std::shared_ptr<const std::vector<StreamOp>> ops_;  // the listing, decoded once
+  const SassProgram& program_;
   std::shared_ptr<const Params> params_;
 };
 

@@ -24,19 +24,12 @@ enum class OpKind : std::uint8_t {
   Exit,         // EXIT: the warp ends
 };
 
+// One line of a listing: the Instruction head a warp's stream copies whole at every next()
+// (its active mask is then the stream's; constant loads are uniform_address), and how the line
+// moves the warp along. 64 bytes, one host cache line.
 struct SassOp {
-  std::uint32_t pc;
-  Unit unit;
-  Control control;
+  InstructionHead head;
   OpKind kind;
-  std::uint8_t dst_count;
-  std::uint8_t src_count;
-  std::array<Reg, kMaxDst> dst;
-  std::array<Reg, kMaxSrc> src;
-  MemSpace space;
-  MemOp mem_op;
-  CacheOp cache_op;
-  std::uint8_t width;
   std::uint16_t hook;          // ordinal among ops of the same OpKind (guarded ones)
   std::uint16_t mem_index;     // ordinal among global/shared/local accesses
   std::uint32_t target;        // branch target, as an index into the program

@@ -4,8 +4,8 @@
 // next to each kernel) gives what depends on the thread: which lanes leave at `@P EXIT`, where
 // a guarded branch goes, which lanes a guarded instruction runs on, and the address of every
 // lane of every global/shared/local access (constant loads: one address, uniform_address).
-// No allocation per instruction; `addr` is written only for memory instructions. The listing is
-// decoded once per kernel (decode_listing): next() copies an instruction's head in one piece.
+// No allocation per instruction; `addr` is written only for memory instructions. Each listing
+// line carries its Instruction head, which next() copies in one piece.
 //
 // Logic's interface (all by hook ordinal, see SassOp::hook / mem_index):
 //   std::uint32_t exit_lanes(std::uint16_t hook, std::uint32_t live);      // lanes leaving
@@ -16,52 +16,12 @@
 #include <new>
 #include <span>
 #include <utility>
-#include <vector>
 
 #include "traces/kernels/sass_program.hpp"
 #include "traces/kernels/warp_place.hpp"
 #include "traces/warp_stream.hpp"
 
 namespace warpsim::traces::kernels {
-
-// One instruction of a listing as a stream walks it: the Instruction head it copies whole (the
-// active mask is then the stream's) and how it moves the warp along.
-struct StreamOp {
-  InstructionHead head;
-  OpKind kind = OpKind::Plain;
-  std::uint16_t hook = 0;
-  std::uint16_t mem_index = 0;
-  std::uint32_t target = 0;
-  std::uint32_t const_offset = 0;
-};
-
-// A listing decoded for streams, once per kernel.
-inline std::vector<StreamOp> decode_listing(std::span<const SassOp> ops) {
-  std::vector<StreamOp> decoded;
-  decoded.reserve(ops.size());
-  for (const SassOp& op : ops) {
-    StreamOp d;
-    d.head.pc = op.pc;
-    d.head.unit = op.unit;
-    d.head.control = op.control;
-    d.head.dst_count = op.dst_count;
-    d.head.src_count = op.src_count;
-    d.head.dst = op.dst;
-    d.head.src = op.src;
-    d.head.space = op.space;
-    d.head.mem_op = op.mem_op;
-    d.head.cache_op = op.cache_op;
-    d.head.width = op.width;
-    d.head.uniform_address = op.space == MemSpace::Constant;
-    d.kind = op.kind;
-    d.hook = op.hook;
-    d.mem_index = op.mem_index;
-    d.target = op.target;
-    d.const_offset = op.const_offset;
-    decoded.push_back(d);
-  }
-  return decoded;
-}
 
 // Defaults for kernels without guarded instructions of some kind; reaching one is a bug in the
 // kernel's logic, caught by the per-kernel tests.
@@ -74,14 +34,13 @@ struct LogicDefaults {
 template <class Logic>
 class SassWarpStream final : public WarpStream {
  public:
-  // `ops` (decode_listing) outlives the stream.
-  SassWarpStream(std::span<const StreamOp> ops, std::uint32_t live_lanes, Logic logic)
+  SassWarpStream(std::span<const SassOp> ops, std::uint32_t live_lanes, Logic logic)
       : ops_(ops.data()), size_(static_cast<std::uint32_t>(ops.size())), live_(live_lanes),
         logic_(std::move(logic)) {}
 
   bool next(Instruction& out) override {
     if (done_ || index_ >= size_) return false;
-    const StreamOp& op = ops_[index_];
+    const SassOp& op = ops_[index_];
     std::uint32_t mask = live_;
     std::uint32_t next_index = index_ + 1;
     switch (op.kind) {
@@ -128,7 +87,7 @@ class SassWarpStream final : public WarpStream {
   const Logic& logic() const { return logic_; }
 
  private:
-  const StreamOp* ops_;
+  const SassOp* ops_;
   std::uint32_t size_;
   std::uint32_t index_ = 0;
   std::uint32_t live_;

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Turns a cuobjdump-style SASS listing into C++ tables of SassOp (traces/kernels/sass_program.hpp).
+"""Turns a cuobjdump-style SASS listing into C++ tables of SassOp (traces/kernels/sass_program.hpp):
+each line an Instruction head (all lanes active; constant loads uniform_address) and its hooks.
 
 Usage: sass_to_cpp.py LISTING.sass SM OUT.cpp
   sm_90: ../shared/calibration/h100/kernels.sass (real cuobjdump output of calibration/kernels.cu)
@@ -227,9 +228,10 @@ def main():
             regs = lambda rs, n: "{" + ", ".join([str(r) for r in rs] + ["kNoReg"] * (n - len(rs))) + "}"
             text = op["text"].replace("\\", "\\\\").replace('"', '\\"')
             lines.append(
-                f"    {{0x{op['pc']:04x}, Unit::{a['unit']}, Control::{a['control']}, OpKind::{a['kind']}, "
+                f"    {{{{0x{op['pc']:04x}, kFullMask, Unit::{a['unit']}, Control::{a['control']}, "
                 f"{len(a['dst'])}, {len(a['src'])}, {regs(a['dst'], 2)}, {regs(a['src'], 5)}, "
                 f"MemSpace::{a['space']}, MemOp::{a['memop']}, CacheOp::{a['cache']}, {a['width']}, "
+                f"{'true' if a['space'] == 'Constant' else 'false'}}}, OpKind::{a['kind']}, "
                 f"{hook}, {mem}, {target}, 0x{a['const_off']:x}, \"{text}\"}},")
         lines.append("};")
         lines.append("")
