@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <limits>
 #include <sstream>
 
 #include "sim/errors.hpp"
@@ -94,17 +93,23 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
 
   const sim::Cycle now = now_cycle();
   if (stamps_.needs_rebase(now)) stamps_.rebase(now, ready_at_);
-  const std::uint64_t indices = per_scheduler_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << per_scheduler_) - 1;
+  {
+    // Where the warps will go is known up front, so the host lines the loop below reads first
+    // (each slot's stream and scoreboard, cold since the slot's last warp left) load together
+    // instead of one cache miss after another. A guess only if a warp retires at once below.
+    ActiveMasks active = active_masks();
+    std::uint32_t from = next_scheduler_;
+    for (std::size_t k = 0; k < streams.size(); ++k) {
+      const std::uint32_t slot = free_slot(active, from);
+      active[slot % arch_.schedulers] |= bit(slot);
+      from = (from + 1) % arch_.schedulers;
+      __builtin_prefetch(&warps_[slot].stream);
+      __builtin_prefetch(&warps_[slot].scoreboard);
+    }
+  }
   std::uint64_t launched = 0;
   for (auto& stream : streams) {
-    // Spread the block's warps over the schedulers, as consecutive warp ids are (S1.4): the first
-    // free index of the first scheduler, from the next one in turn, that has one.
-    std::uint32_t slot = std::numeric_limits<std::uint32_t>::max();
-    for (std::uint32_t tries = 0; tries < arch_.schedulers && slot == std::numeric_limits<std::uint32_t>::max(); ++tries) {
-      const std::uint32_t s = (next_scheduler_ + tries) % arch_.schedulers;
-      const std::uint64_t free = ~sched_[s].active & indices;  // indices: every warp index
-      if (free != 0) slot = slot_of(s, static_cast<std::uint32_t>(__builtin_ctzll(free)));
-    }
+    const std::uint32_t slot = free_slot(active_masks(), next_scheduler_);
     next_scheduler_ = (next_scheduler_ + 1) % arch_.schedulers;
     Warp& w = warps_[slot];
     w.stream.hold(std::move(stream));
@@ -132,6 +137,24 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
     if (sched_[s].state == SchedulerState::Idle) set_state(s, SchedulerState::NoEligible, now);
   if (block.warps_finished == block.warps_total) retire_queue_.push_back(b);
   wake_at(start);
+}
+
+Sm::ActiveMasks Sm::active_masks() const {
+  ActiveMasks active{};
+  for (std::uint32_t s = 0; s < arch_.schedulers; ++s) active[s] = sched_[s].active;
+  return active;
+}
+
+std::uint32_t Sm::free_slot(const ActiveMasks& active, std::uint32_t from) const {
+  // Spread a block's warps over the schedulers, as consecutive warp ids are (S1.4): the first
+  // free index of the first scheduler, from `from` on in turn, that has one.
+  const std::uint64_t indices = per_scheduler_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << per_scheduler_) - 1;
+  for (std::uint32_t tries = 0; tries < arch_.schedulers; ++tries) {
+    const std::uint32_t s = (from + tries) % arch_.schedulers;
+    const std::uint64_t free = ~active[s] & indices;  // indices: every warp index
+    if (free != 0) return slot_of(s, static_cast<std::uint32_t>(__builtin_ctzll(free)));
+  }
+  return 0;  // unreachable: fits() guaranteed the block's warps a slot each
 }
 
 void Sm::retire_warp(std::uint32_t slot, sim::Cycle now) {

@@ -97,6 +97,10 @@ class Sm final : public sim::ClockedComponent {
     sim::Cycle last_memory_ready = 0;  // its last load's data back, its last store acknowledged
   };
 
+  // Each scheduler's occupied warp indices, and the slot a block's next warp takes given them.
+  using ActiveMasks = std::array<std::uint64_t, kMaxSchedulers>;
+  ActiveMasks active_masks() const;
+  std::uint32_t free_slot(const ActiveMasks& active, std::uint32_t from) const;
   bool issue_from(std::uint32_t scheduler, sim::Cycle now);
   // The waiting warp (in `candidates`) whose operands land first.
   Earliest closest(std::uint32_t scheduler, std::uint64_t candidates) const {

@@ -39,8 +39,14 @@ class SectorCache {
   bool empty_geometry() const { return sets_ == 0; }
 
   // The line number of a byte address, and the sector within its line.
-  std::uint64_t line_of(std::uint64_t address) const { return address / line_bytes_; }
+  // Every preset's line and sector sizes are powers of two: shifts and masks, where a division
+  // by a size known only at run time costs the host 10-20 cycles, several per sector accessed.
+  std::uint64_t line_of(std::uint64_t address) const {
+    return line_shift_ >= 0 ? address >> line_shift_ : address / line_bytes_;
+  }
   std::uint32_t sector_of(std::uint64_t address) const {
+    if (line_shift_ >= 0 && sector_shift_ >= 0)
+      return static_cast<std::uint32_t>((address & (line_bytes_ - 1)) >> sector_shift_);
     return static_cast<std::uint32_t>(address % line_bytes_ / sector_bytes_);
   }
   // The set a line number (address / line_bytes) maps to when the caller does not choose.
@@ -208,6 +214,8 @@ class SectorCache {
 
   std::uint32_t sets_ = 0, ways_ = 0, line_bytes_ = 0, sector_bytes_ = 0, sectors_per_line_ = 1;
   int ways_shift_ = -1;      // log2(ways) when ways is a power of two
+  int line_shift_ = -1;      // log2(line_bytes) when a power of two
+  int sector_shift_ = -1;    // log2(sector_bytes) when a power of two
   std::uint64_t clock_ = 0;  // LRU stamps: larger = more recent (2^40 accesses before wrapping)
   sim::Cycle epoch_ = 0;     // fill cycles are stored as offsets from it
   std::size_t block_words_ = 0;  // ways x (tag + metadata) + ways x sectors_per_line / 2 fill cycles

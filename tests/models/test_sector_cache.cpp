@@ -76,3 +76,22 @@ TEST_CASE("find_or_install touches a resident line and replaces the least recent
   CHECK(cache.tag(b) == 12);
   CHECK(cache.find(0, 10) == a);
 }
+
+TEST_CASE("line and sector of an address: shifts for power-of-two sizes, division otherwise", "[models][memory]") {
+  // Every preset's sizes are powers of two and take the shift path; a 96-byte line of three
+  // 32-byte sectors and a 128-byte line of two 64-byte sectors check both paths against plain
+  // division, on addresses around line and sector boundaries and far up in the address space.
+  struct Case {
+    std::uint32_t line, sector;
+  };
+  for (const Case c : {Case{128, 32}, Case{128, 64}, Case{32, 32}, Case{96, 32}, Case{96, 48}}) {
+    const SectorCache cache(SectorCacheGeometry{std::uint64_t{c.line} * 4 * 8, c.line, c.sector, 4});
+    for (const std::uint64_t base : {std::uint64_t{0}, std::uint64_t{1} << 20, (std::uint64_t{1} << 47) + 96 * 128}) {
+      for (std::uint64_t a = base; a < base + 4 * c.line; a += 7) {
+        INFO("line " << c.line << " sector " << c.sector << " address " << a);
+        CHECK(cache.line_of(a) == a / c.line);
+        CHECK(cache.sector_of(a) == a % c.line / c.sector);
+      }
+    }
+  }
+}
