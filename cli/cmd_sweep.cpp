@@ -42,8 +42,11 @@ std::string command_line(const Args& args) {
   return s;
 }
 
-void print_dry_run(const SweepSpec& spec, std::size_t sample) {
+void print_dry_run(const SweepSpec& spec, long long requested_sample) {
+  if (requested_sample < 0) throw sim::InputError("--sample", "must be 0 or more");
   auto points = enumerate_points(spec);
+  // More than the points there are shows every point once.
+  const std::size_t sample = std::min<std::size_t>(static_cast<std::size_t>(requested_sample), points.size());
   std::cout << points.size() << " points in " << spec.studies.size() << (spec.studies.size() == 1 ? " study" : " studies")
             << '\n';
   for (const auto& st : spec.studies) {
@@ -106,7 +109,7 @@ int sweep_merge(const Args& args) {
   std::vector<fs::path> shards(files.begin() + 1, files.end());
   if (std::find(shards.begin(), shards.end(), out) != shards.end())
     throw sim::InputError("sweep merge", "the output " + out.string() + " is also listed as a shard");
-  check_output_path(out);
+  check_output_path(out, shards);
   const auto failed = merge_result_files(out, shards, command_line(args));
   std::cerr << "merged " << shards.size() << " files into " << out.string() << '\n';
   if (failed) std::cerr << out.string() << ": " << failed->summary() << '\n';
@@ -119,7 +122,7 @@ int sweep_slurm(const Args& args) {
   po::options_description options("sweep slurm options");
   options.add_options()("spec", po::value<std::string>(), "sweep spec")(
       "output,o", po::value<std::string>(), "merged result file (default: SPEC's name .h5 in this directory)")(
-      "tasks", po::value<std::size_t>()->default_value(4), "array tasks (shards)")(
+      "tasks", po::value<long long>()->default_value(4), "array tasks (shards)")(
       "cpus-per-task", po::value<int>()->default_value(4), "CPUs (TBB threads) per task")(
       "time", po::value<std::string>()->default_value("01:00:00"), "time limit per job")(
       "partition", po::value<std::string>()->default_value(""), "partition (default: the cluster's)")(
@@ -136,8 +139,10 @@ int sweep_slurm(const Args& args) {
   SweepSpec spec = parse_spec(o.spec);  // refuse a bad spec now, not on the cluster
   o.points = spec.point_count();
   o.output = vm.count("output") ? fs::path(vm["output"].as<std::string>()) : default_output(o.spec, std::nullopt);
-  o.tasks = vm["tasks"].as<std::size_t>();
-  if (o.tasks < 1) throw sim::InputError("--tasks", "must be at least 1");
+  // Read signed: an unsigned option takes "-1" for 2^64 - 1.
+  const long long tasks = vm["tasks"].as<long long>();
+  if (tasks < 1) throw sim::InputError("--tasks", "must be at least 1");
+  o.tasks = static_cast<std::size_t>(tasks);
   if (o.tasks > o.points)
     throw sim::InputError("--tasks", std::to_string(o.tasks) + " array tasks for " + std::to_string(o.points) +
                                          " points; at most one task per point");
@@ -185,7 +190,7 @@ int cmd_sweep(const Args& args) {
       "progress", po::value<std::string>()->default_value("auto"), "auto, bar (live line), log (timestamped lines) or none")(
       "log-interval", po::value<int>()->default_value(30), "seconds between progress lines in log mode")(
       "dry-run", po::bool_switch(), "print the number of points and a sample; run nothing")(
-      "sample", po::value<std::size_t>()->default_value(6), "points shown by --dry-run");
+      "sample", po::value<long long>()->default_value(6), "points shown by --dry-run");
   po::positional_options_description positional;
   positional.add("spec", 1);
   po::variables_map vm;
@@ -195,7 +200,7 @@ int cmd_sweep(const Args& args) {
   SweepRunOptions o;
   o.spec = vm["spec"].as<std::string>();
   if (vm["dry-run"].as<bool>()) {
-    print_dry_run(parse_spec(o.spec), vm["sample"].as<std::size_t>());
+    print_dry_run(parse_spec(o.spec), vm["sample"].as<long long>());
     return kExitOk;
   }
   o.jobs = vm["jobs"].as<int>();

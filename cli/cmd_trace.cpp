@@ -7,6 +7,7 @@
 #include "models/arch.hpp"
 #include "traces/kernels/library.hpp"
 #include "sim/errors.hpp"
+#include "sim/output_file.hpp"
 #include "sim/json.hpp"
 #include "traces/open_workload.hpp"
 #include "traces/wtrace/wtrace_writer.hpp"
@@ -106,6 +107,7 @@ int cmd_trace(const Args& args) {
   if (action == "convert" && vm.count("kernel") && vm.count("path") && !vm.count("out")) {
     std::string out = vm["path"].as<std::string>();
     if (!ends_with(out, ".wtrace")) throw sim::InputError(out, "the output of trace convert must end in .wtrace");
+    sim::check_output_file(out, "trace convert");
     std::vector<std::string> params;
     if (vm.count("param")) params = vm["param"].as<std::vector<std::string>>();
     const models::Arch arch = models::load_arch(vm["arch"].as<std::string>());
@@ -119,6 +121,7 @@ int cmd_trace(const Args& args) {
   if (action == "convert" && vm.count("path") && vm.count("out")) {
     std::string out = vm["out"].as<std::string>();
     if (!ends_with(out, ".wtrace")) throw sim::InputError(out, "the output of trace convert must end in .wtrace");
+    sim::check_output_file(out, "trace convert");
     traces::Workload w = traces::open_workload(vm["path"].as<std::string>());
     auto s = traces::wtrace::write_wtrace(w, out);
     std::cerr << "wrote " << out << ": " << s.kernels << " kernel(s), " << s.blocks << " blocks, " << s.instructions

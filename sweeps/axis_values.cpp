@@ -85,6 +85,7 @@ std::vector<std::string> parse_range(const std::string& text, const std::string&
       if (a <= 0) return bad("a geometric range must start above 0");
       if (b < a) return bad("the last value is below the first");
       for (double v = double(a); v <= double(b) * (1 + 1e-12); v *= f) {
+        if (v >= 0x1p63) return bad("values beyond the 64-bit integer range");  // llround would overflow
         out.push_back(std::to_string(std::llround(v)));
         if (out.size() > kMaxAxisValues) return bad("more than a million values");
       }
@@ -103,8 +104,11 @@ std::vector<std::string> parse_range(const std::string& text, const std::string&
   if (integers) {
     if (s <= 0) return bad("the step must be positive");
     if (b < a) return bad("the last value is below the first");
-    if (std::uint64_t(b - a) / std::uint64_t(s) >= kMaxAxisValues) return bad("more than a million values");
-    for (std::int64_t v = a; v <= b; v += s) out.push_back(std::to_string(v));
+    // Counted in unsigned arithmetic: b - a and a last `v += s` can pass INT64_MAX.
+    const std::uint64_t steps = (std::uint64_t(b) - std::uint64_t(a)) / std::uint64_t(s);
+    if (steps >= kMaxAxisValues) return bad("more than a million values");
+    for (std::uint64_t i = 0; i <= steps; ++i)
+      out.push_back(std::to_string(static_cast<std::int64_t>(std::uint64_t(a) + i * std::uint64_t(s))));
     return out;
   }
   double fa, fb, fs = 1;

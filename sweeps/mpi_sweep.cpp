@@ -80,7 +80,7 @@ SweepOutcome run_sweep_mpi(const SweepRunOptions& options, const PointRunner& ru
 
   // Every rank parses the same spec, so a bad spec fails the same way everywhere.
   SweepSpec spec = parse_spec(options.spec);
-  check_output_path(options.output);
+  check_output_path(options.output, {options.spec});
   std::vector<Point> all = enumerate_points(spec);
   Shard shard{static_cast<std::size_t>(rank), static_cast<std::size_t>(size)};
   std::vector<Point> mine;

@@ -14,6 +14,7 @@
 #include "models/simulate.hpp"
 #include "sim/config.hpp"
 #include "sim/errors.hpp"
+#include "sim/output_file.hpp"
 #include "sim/version.hpp"
 #include "sweeps/grid_writer.hpp"
 #include "sweeps/h5_util.hpp"
@@ -202,7 +203,8 @@ void write_result_file(const fs::path& out, const SweepSpec& spec, const std::ve
   for (std::size_t i = 0; i < results.size(); ++i)
     if (results[i].index >= points.size() || (i > 0 && results[i].index <= results[i - 1].index))
       throw std::logic_error("write_result_file: results must be sorted by point index, without duplicates");
-  fs::path tmp = out;
+  const fs::path target = sim::output_target(out);  // through a symbolic link, which stays
+  fs::path tmp = target;
   tmp += ".tmp-" + std::to_string(getpid());
   try {
     write_contents(tmp.string(), spec, points, results, info);
@@ -212,7 +214,7 @@ void write_result_file(const fs::path& out, const SweepSpec& spec, const std::ve
       ::fsync(fd);
       ::close(fd);
     }
-    fs::rename(tmp, out);
+    fs::rename(tmp, target);
   } catch (...) {
     std::error_code ec;
     fs::remove(tmp, ec);

@@ -4,6 +4,7 @@
 
 #include "models/simulate.hpp"
 #include "sim/errors.hpp"
+#include "sim/output_file.hpp"
 #include "sweeps/driver.hpp"
 #include "sweeps/points.hpp"
 #include "sweeps/result_file.hpp"
@@ -31,10 +32,16 @@ fs::path default_output(const fs::path& spec, const std::optional<Shard>& shard)
   return name + ".h5";
 }
 
-void check_output_path(const fs::path& output) {
-  fs::path dir = output.has_parent_path() ? output.parent_path() : fs::path(".");
-  if (!fs::is_directory(dir)) throw sim::InputError("-o " + output.string(), "the directory " + dir.string() + " does not exist");
-  if (fs::is_directory(output)) throw sim::InputError("-o " + output.string(), "is a directory; give a file name");
+void check_output_path(const fs::path& output, const std::vector<fs::path>& inputs) {
+  const std::string origin = "-o " + output.string();
+  sim::check_output_file(output, origin);
+  std::error_code ec;
+  for (const auto& input : inputs)
+    if (fs::equivalent(output, input, ec))
+      throw sim::InputError(origin, "is the input " + input.string() + "; writing it would destroy the input");
+  const fs::path journal = journal_path(output);
+  if (fs::exists(journal, ec) && !fs::is_regular_file(journal, ec))
+    throw sim::InputError(origin, "its journal " + journal.string() + " exists and is not a regular file");
 }
 
 SweepOutcome outcome_of(const std::optional<EveryPointFailed>& failed) {
@@ -44,7 +51,7 @@ SweepOutcome outcome_of(const std::optional<EveryPointFailed>& failed) {
 
 SweepOutcome run_sweep(const SweepRunOptions& options, const PointRunner& runner) {
   SweepSpec spec = parse_spec(options.spec);
-  check_output_path(options.output);
+  check_output_path(options.output, {options.spec});
   std::vector<Point> all = enumerate_points(spec);
   Shard shard = options.shard.value_or(Shard{});
   std::vector<Point> mine;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sweeps/point_result.hpp"
 #include "sweeps/progress.hpp"
@@ -38,7 +39,8 @@ std::filesystem::path journal_path(const std::filesystem::path& output, const st
 std::uint64_t sweep_fingerprint(const SweepSpec& spec, const std::string& shard_text);
 // Default output: SPEC's stem in the working directory, with the shard in the name if any.
 std::filesystem::path default_output(const std::filesystem::path& spec, const std::optional<Shard>& shard);
-// Refuses an output whose directory does not exist, before anything runs.
-void check_output_path(const std::filesystem::path& output);
+// Refuses, before anything runs, an output that cannot receive a new file (sim::check_output_file),
+// that is one of the `inputs` (the spec, the shards to merge) or whose journal is not a file.
+void check_output_path(const std::filesystem::path& output, const std::vector<std::filesystem::path>& inputs);
 
 }  // namespace warpsim::sweeps

@@ -8,6 +8,7 @@
 #include "sweeps/merge.hpp"
 #include "sweeps/result_file.hpp"
 #include "sweeps/shard.hpp"
+#include "sweeps/sweep_run.hpp"
 #include "tests/sweeps/sweep_test_helpers.hpp"
 #include "tests/test_support.hpp"
 
@@ -93,4 +94,45 @@ TEST_CASE("sweep --dry-run prints the point count and a sample on stdout", "[swe
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("12 points in 1 study") == 0);
   CHECK(r.out.find("point 0 [smoke] arch=hopper-h100 kernel=readOffsetUnroll") != std::string::npos);
+  // A negative sample is refused (an unsigned option read -1 as 2^64 - 1 and looped that many
+  // times); one larger than the sweep shows every point once.
+  const std::string smoke = "sweep " + std::string(WARPSIM_SOURCE_DIR) + "/sweeps/specs/smoke.ini --dry-run --sample ";
+  auto negative = test::run_warpsim(smoke + "-1");
+  CHECK(negative.exit_code == 2);
+  CHECK(negative.err.find("--sample") != std::string::npos);
+  auto huge = test::run_warpsim(smoke + "99999999999");
+  CHECK(huge.exit_code == 0);
+  CHECK(huge.out.find("point 11 [smoke]") != std::string::npos);
+  auto tasks = test::run_warpsim("sweep slurm " + std::string(WARPSIM_SOURCE_DIR) + "/sweeps/specs/smoke.ini --tasks -1");
+  CHECK(tasks.exit_code == 2);
+  CHECK(tasks.err.find("--tasks: must be at least 1") != std::string::npos);
+}
+
+TEST_CASE("a sweep's output may not be its spec, a shard it merges, or sit beside a journal that is not a file", "[sweep][output]") {
+  // Fuzzed: `sweep s.ini -o s.ini` replaced the spec with the results; a directory named
+  // OUT.h5.journal ended the sweep with an internal error (exit 3).
+  auto dir = fs::path(test::temp_dir("output-checks"));
+  const fs::path spec = test::write_spec(dir, "s.ini", test::kTwoStudySpec);
+  CHECK_THROWS_WITH(sweeps::check_output_path(spec, {spec}), Catch::Matchers::Contains("is the input"));
+  // The same file by another name.
+  CHECK_THROWS_AS(sweeps::check_output_path(dir / "." / "s.ini", {spec}), sim::InputError);
+  CHECK_NOTHROW(sweeps::check_output_path(dir / "r.h5", {spec}));
+  fs::create_directory(dir / "r.h5.journal");
+  CHECK_THROWS_WITH(sweeps::check_output_path(dir / "r.h5", {spec}), Catch::Matchers::Contains("journal"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("results written to a symbolic link land in its file, and the link stays", "[sweep][output]") {
+  auto dir = fs::path(test::temp_dir("output-symlink"));
+  auto spec = sweeps::parse_spec(test::write_spec(dir, "two.ini", test::kTwoStudySpec));
+  auto points = sweeps::enumerate_points(spec);
+  sweeps::DriverOptions o;
+  o.jobs = 1;
+  auto run = sweeps::run_points(points, test::synthetic_runner(), o);
+  fs::create_symlink("real.h5", dir / "link.h5");
+  sweeps::write_result_file(dir / "link.h5", spec, points, run.results, {"link", "", std::nullopt});
+  CHECK(fs::is_symlink(dir / "link.h5"));
+  REQUIRE(fs::is_regular_file(dir / "real.h5"));
+  CHECK(sweeps::read_result_file(dir / "link.h5").results.size() == points.size());
+  fs::remove_all(dir);
 }

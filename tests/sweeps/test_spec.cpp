@@ -41,6 +41,21 @@ TEST_CASE("axis values: malformed ranges and empty axes are input errors", "[swe
   CHECK_THROWS_WITH(parse_axis_values("32..", "spec.ini:3"), Contains("spec.ini:3") && Contains("bad range"));
 }
 
+TEST_CASE("axis values: integer ranges up to the 64-bit limit end where they should", "[sweep][spec]") {
+  // A range's last value at or near INT64_MAX: a loop adding the step would wrap past it and never
+  // end (a fuzzed spec grew memory until bad_alloc).
+  using sweeps::parse_axis_values;
+  CHECK(parse_axis_values("9223372036854775807..9223372036854775807", "w").values == V{"9223372036854775807"});
+  CHECK(parse_axis_values("9223372036854775800..9223372036854775807 step 4", "w").values ==
+        V{"9223372036854775800", "9223372036854775804"});
+  CHECK(parse_axis_values("0..9223372036854775807 step 9223372036854775807", "w").values ==
+        V{"0", "9223372036854775807"});
+  CHECK(parse_axis_values("-9223372036854775807..9223372036854775807 step 9223372036854775807", "w").values ==
+        V{"-9223372036854775807", "0", "9223372036854775807"});
+  // A geometric range whose next value passes the limit is refused, not rounded into overflow.
+  CHECK_THROWS_AS(parse_axis_values("1..9223372036854775807 x 2", "spec.ini:3"), sim::InputError);
+}
+
 TEST_CASE("a spec with two studies enumerates each Cartesian product in row-major order", "[sweep][spec]") {
   auto dir = test::temp_dir("spec-two");
   auto spec = sweeps::parse_spec(test::write_spec(dir, "two.ini", test::kTwoStudySpec));

@@ -309,6 +309,39 @@ TEST_CASE("malformed files throw InputError with file:line and the cause", "[acc
   CHECK(contains(read_error(grid), "three components"));
 }
 
+TEST_CASE("the simulator reads past the grid's last block: blocks out of order or repeated, junk after it", "[accelsim][models]") {
+  // The GigaThread engine asks for blocks up to the grid's last id and no further; what follows
+  // must still be checked, or a block written out of order is silently dropped (a fuzzed trace
+  // ran with half its instructions while `trace info` refused it).
+  const std::string dir = temp_dir("after-last");
+  auto block = [](int b) {
+    return "#BEGIN_TB\nthread block = " + std::to_string(b) +
+           ",0,0\nwarp = 0\ninsts = 2\n0000 ffffffff 0 NOP 0 0 \n0010 ffffffff 0 EXIT 0 0 \n#END_TB\n";
+  };
+  auto run_error = [&](const std::string& text) {
+    const std::string path = dir + "/k.traceg";
+    write_file(path, text);
+    return input_error_of([&] { warpsim::models::simulate({"hopper-h100", {}, "", {}, path, 1}); });
+  };
+  const std::string two = traceg_header(3, "(2,1,1)", "(32,1,1)");
+  REQUIRE(run_error(two + block(0) + block(1)).empty());
+  CHECK(contains(run_error(two + block(1) + block(0)), "thread block 0 comes after block 1"));
+  CHECK(contains(run_error(traceg_header(3, "(1,1,1)", "(32,1,1)") + block(0) + block(0)), "comes after block 0"));
+  const std::string junk = run_error(two + block(0) + block(1) + "garbage after the end\n");
+  CHECK(contains(junk, "k.traceg:"));
+  CHECK(contains(junk, "expected '#BEGIN_TB'"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a trace that ends after its header is an input error, not a kernel of no blocks", "[accelsim]") {
+  // Blocks that never ran are left out (FORMAT.md), but a file with none was cut short; before,
+  // `run` simulated an empty kernel and `trace convert` wrote it out as valid.
+  const std::string header = traceg_header(3, "(1,1,1)", "(32,1,1)");
+  CHECK(contains(read_error(header), "no thread block follows the header"));
+  CHECK(contains(read_error(header + "\n\n"), "no thread block follows the header"));
+  CHECK(contains(read_error(header.substr(0, header.size() - 3)), "truncated"));
+}
+
 TEST_CASE("kernelslist.g: memcpy steps, launches, a missing kernel file", "[accelsim]") {
   std::string dir = temp_dir("kernelslist");
   write_file(dir + "/kernel-1.traceg", one_warp_trace(5, {"0000 ffffffff 0 EXIT 0 0 0 "}));

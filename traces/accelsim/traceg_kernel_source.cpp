@@ -218,7 +218,11 @@ std::optional<std::uint64_t> TracegKernelSource::next_traced_block(std::uint64_t
   if (last_opened_id_ && from <= *last_opened_id_) restart();
   while (!ahead_ || ahead_->id < from) {
     ahead_ = read_block();
-    if (!ahead_) return std::nullopt;
+    if (ahead_) continue;
+    // Blocks that never ran are left out of a trace (FORMAT.md), but not all of them: a file
+    // that ends after its header was cut short.
+    if (!last_read_id_) lines_->fail("no thread block follows the header; a trace lists at least one");
+    return std::nullopt;
   }
   return ahead_->id;
 }
@@ -230,6 +234,12 @@ std::vector<std::unique_ptr<WarpStream>> TracegKernelSource::open_block(std::uin
   if (!ahead_ || ahead_->id != block_id) return warps;  // left out of the trace
   std::shared_ptr<const BlockText> block = std::move(ahead_);
   ahead_.reset();
+  // The grid's last block: nothing valid can follow it, so the rest of the file is read now.
+  // A block out of order or repeated, or junk after it, fails here as it does for `trace info`,
+  // instead of going unread while the run reports a kernel short of blocks.
+  if (block_id + 1 == header_.info.grid.count())
+    while (read_block() != nullptr) {
+    }
   warps.reserve(block->warps.size());
   for (const auto& w : block->warps) {
     if (w.count == 0) warps.push_back(std::make_unique<EmptyWarpStream>());

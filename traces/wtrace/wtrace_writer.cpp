@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "sim/output_file.hpp"
 #include "traces/accelsim/trace_origin.hpp"
 #include "traces/wtrace/chunk_io.hpp"
 #include "traces/wtrace/instruction_codec.hpp"
@@ -117,7 +118,8 @@ class WorkloadWriter {
 // Writes through `body` into a temporary file next to `path`, renamed into place on success
 // and removed on failure, so no half-written .wtrace is ever left behind.
 template <typename Body>
-WriteSummary write_atomically(const std::string& path, Body body) {
+WriteSummary write_atomically(const std::string& destination, Body body) {
+  const std::string path = sim::output_target(destination).string();  // through a symbolic link, which stays
   std::string partial = path + ".partial";
   try {
     WorkloadWriter writer(partial);
