@@ -194,12 +194,7 @@ TEST_CASE("report of a real smoke.ini sweep: best, worst and sensitivity match t
 
 TEST_CASE("report of two studies with failures: groups per arch, failed points with a reason", "[report]") {
   auto dir = fs::path(test::temp_dir("report-two"));
-  auto spec = sweeps::parse_spec(test::write_spec(dir, "two.ini", test::kTwoStudySpec));
-  auto points = sweeps::enumerate_points(spec);
-  sweeps::DriverOptions o;
-  o.jobs = 2;
-  auto run = sweeps::run_points(points, test::synthetic_runner(), o);
-  sweeps::write_result_file(dir / "two.h5", spec, points, run.results, {"test", "", std::nullopt});
+  test::write_two_study_results(dir, dir / "two.h5");
 
   auto report = analysis::build_report(analysis::read_result_table(dir / "two.h5"));
   REQUIRE(report.groups.size() == 3);  // unroll on kepler, unroll on hopper, persist on hopper

@@ -4,7 +4,11 @@
 #include <fstream>
 #include <string>
 
+#include "sweeps/driver.hpp"
 #include "sweeps/point_result.hpp"
+#include "sweeps/points.hpp"
+#include "sweeps/result_file.hpp"
+#include "sweeps/spec.hpp"
 #include "sweeps/synthetic_runner.hpp"
 
 namespace warpsim::test {
@@ -42,5 +46,16 @@ hit_ratio = 0..1 step 0.25
 persist_bytes = 1M..4M x 2
 window_bytes = 4M
 )";
+
+// kTwoStudySpec (written to dir/two.ini) run by the synthetic runner and saved as `out`: a small,
+// complete result file with failed points in it.
+inline void write_two_study_results(const std::filesystem::path& dir, const std::filesystem::path& out) {
+  auto spec = sweeps::parse_spec(write_spec(dir, "two.ini", kTwoStudySpec));
+  auto points = sweeps::enumerate_points(spec);
+  sweeps::DriverOptions o;
+  o.jobs = 2;
+  auto run = sweeps::run_points(points, synthetic_runner(), o);
+  sweeps::write_result_file(out, spec, points, run.results, {"test", "", std::nullopt});
+}
 
 }  // namespace warpsim::test

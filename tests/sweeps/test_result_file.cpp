@@ -124,15 +124,12 @@ TEST_CASE("a sweep's output may not be its spec, a shard it merges, or sit besid
 
 TEST_CASE("results written to a symbolic link land in its file, and the link stays", "[sweep][output]") {
   auto dir = fs::path(test::temp_dir("output-symlink"));
-  auto spec = sweeps::parse_spec(test::write_spec(dir, "two.ini", test::kTwoStudySpec));
-  auto points = sweeps::enumerate_points(spec);
-  sweeps::DriverOptions o;
-  o.jobs = 1;
-  auto run = sweeps::run_points(points, test::synthetic_runner(), o);
+  fs::create_directories(dir);
   fs::create_symlink("real.h5", dir / "link.h5");
-  sweeps::write_result_file(dir / "link.h5", spec, points, run.results, {"link", "", std::nullopt});
+  test::write_two_study_results(dir, dir / "link.h5");
   CHECK(fs::is_symlink(dir / "link.h5"));
   REQUIRE(fs::is_regular_file(dir / "real.h5"));
-  CHECK(sweeps::read_result_file(dir / "link.h5").results.size() == points.size());
+  const auto points = sweeps::enumerate_points(sweeps::parse_spec(dir / "two.ini")).size();
+  CHECK(sweeps::read_result_file(dir / "link.h5").results.size() == points);
   fs::remove_all(dir);
 }
