@@ -62,7 +62,9 @@ std::vector<IniEntry> read_ini(const std::filesystem::path& path) {
   if (!in) throw InputError(file, "cannot open file");
   std::stringstream buffer;
   buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  std::string text = buffer.str();
+  // Editors on Windows save UTF-8 with a byte order mark; it is not part of the first line.
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
 
   // The scan first: it rejects what Program_options would reject, but with a line number.
   auto where = locate_keys(text, file);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <unordered_set>
 #include <algorithm>
+#include <limits>
 
 #include "sim/config.hpp"
 #include "sim/errors.hpp"
@@ -29,6 +30,9 @@ bool parse_size(const std::string& text, std::int64_t& out) {
   }
   if (scale != 1) digits.pop_back();
   if (!sim::parse_int(digits, out)) return false;
+  // 99999999999G would wrap around to a negative number.
+  if (out > std::numeric_limits<std::int64_t>::max() / scale || out < std::numeric_limits<std::int64_t>::min() / scale)
+    return false;
   out *= scale;
   return true;
 }

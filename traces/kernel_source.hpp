@@ -36,6 +36,10 @@ struct KernelInfo {
   // cudaLimitPersistingL2CacheSize requested for this run (S4.1); -1: the default,
   // min(0.75 x L2, the preset's persisting maximum).
   std::int64_t set_aside_bytes = -1;
+  // Where the launch is described, for errors the source cannot check itself (a block too large
+  // for the chosen GPU): "trace.traceg:1-9", its header's lines. Empty for library kernels,
+  // whose parameters are named in such errors already.
+  std::string origin;
   std::uint64_t threads_per_block() const { return block.count(); }
   std::uint32_t warps_per_block() const { return static_cast<std::uint32_t>((block.count() + 31) / 32); }
 };

@@ -19,7 +19,12 @@ std::uint32_t GigaThread::launch(std::unique_ptr<traces::KernelSource> source) {
   run->traced = dynamic_cast<traces::TracedKernelSource*>(run->source.get());
   BlockResources resources{static_cast<std::uint32_t>(run->info.threads_per_block()),
                            run->info.registers_per_thread, run->info.shared_bytes_per_block};
-  compute_occupancy(arch_, resources);  // throws InputError if a block can never run
+  try {
+    compute_occupancy(arch_, resources);  // throws InputError if a block can never run
+  } catch (const sim::InputError& e) {
+    if (run->info.origin.empty()) throw;
+    throw sim::InputError(run->info.origin, e.what());
+  }
   run->footprint = block_footprint(arch_, resources);
   run->total_blocks = run->info.grid.count();
   run->start = now_cycle();

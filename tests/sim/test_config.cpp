@@ -85,6 +85,14 @@ TEST_CASE("syntax errors and repeated keys name the line", "[sim][config]") {
   REQUIRE_THROWS_WITH(c.load_ini(dir + "/missing.ini"), Catch::Contains("missing.ini") && Catch::Contains("cannot open"));
 }
 
+TEST_CASE("a UTF-8 byte order mark before the first line is not part of it", "[sim][config]") {
+  // Editors on Windows save one; the spec's '[sweep]' line was reported as unknown text.
+  std::string dir = warpsim::test::temp_dir("config-bom");
+  Config c(specs());
+  c.load_ini(write(dir, "\xEF\xBB\xBF[l2]\nsize_bytes = 2048\n"));
+  CHECK(c.get_int("l2.size_bytes") == 2048);
+}
+
 TEST_CASE("set errors name the option", "[sim][config]") {
   Config c(specs());
   REQUIRE_THROWS_AS(c.set_assignment("nonsense"), InputError);

@@ -54,6 +54,10 @@ TEST_CASE("axis values: integer ranges up to the 64-bit limit end where they sho
         V{"-9223372036854775807", "0", "9223372036854775807"});
   // A geometric range whose next value passes the limit is refused, not rounded into overflow.
   CHECK_THROWS_AS(parse_axis_values("1..9223372036854775807 x 2", "spec.ini:3"), sim::InputError);
+  // A size suffix that would wrap stays as written (and the simulator refuses it by name), where
+  // 99999999999G became -3306282043331051520.
+  CHECK(parse_axis_values("99999999999G", "w").values == V{"99999999999G"});
+  CHECK(parse_axis_values("8589934591G", "w").values == V{"9223372035781033984"});
 }
 
 TEST_CASE("a spec with two studies enumerates each Cartesian product in row-major order", "[sweep][spec]") {

@@ -333,6 +333,27 @@ TEST_CASE("the simulator reads past the grid's last block: blocks out of order o
   fs::remove_all(dir);
 }
 
+TEST_CASE("a header key given twice is an error naming both lines", "[accelsim]") {
+  std::string twice = one_warp_trace(3, {"0000 ffffffff 0 EXIT 0 0 "});
+  const auto grid = twice.find("-grid dim");
+  twice.insert(grid, "-grid dim = (4,1,1)\n");
+  const std::string e = read_error(twice);
+  CHECK(contains(e, "'-grid dim' is already given on line"));
+  CHECK(contains(e, "test.traceg:"));
+}
+
+TEST_CASE("a block too large for the chosen GPU names the trace's header", "[accelsim][models]") {
+  // The trace is valid; the limit is the preset's. The message used to say only "block: ...".
+  const std::string dir = temp_dir("too-large");
+  const std::string path = dir + "/k.traceg";
+  write_file(path, traceg_header(3, "(1,1,1)", "(2048,1,1)") +
+                       "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n0000 ffffffff 0 EXIT 0 0 \n#END_TB\n");
+  const std::string e = input_error_of([&] { warpsim::models::simulate({"hopper-h100", {}, "", {}, path, 1}); });
+  CHECK(contains(e, "k.traceg:1-"));
+  CHECK(contains(e, "2048 threads per block exceeds hopper-h100's limit of 1024"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a trace that ends after its header is an input error, not a kernel of no blocks", "[accelsim]") {
   // Blocks that never ran are left out (FORMAT.md), but a file with none was cut short; before,
   // `run` simulated an empty kernel and `trace convert` wrote it out as valid.

@@ -1,5 +1,6 @@
 #include "traces/accelsim/trace_header.hpp"
 
+#include <map>
 #include <string_view>
 
 #include "sim/errors.hpp"
@@ -105,6 +106,8 @@ TraceHeader read_trace_header(LineReader& lines) {
   TraceHeader h;
   h.tracer_version_text = "legacy";
   unsigned seen = 0;
+  std::map<std::string, std::uint64_t, std::less<>> key_lines;  // each key's line, to refuse a repeat
+  std::uint64_t first_line = 0, last_line = 0;
   std::string_view line;
   for (;;) {
     if (!lines.next(line)) lines.fail("file ends inside the header (no '#' line and no thread blocks)");
@@ -115,12 +118,22 @@ TraceHeader read_trace_header(LineReader& lines) {
       break;
     }
     if (t.front() != '-') lines.fail("expected a '-key = value' header line, found '" + std::string(t.substr(0, 60)) + "'");
+    if (first_line == 0) first_line = lines.line_number();
+    last_line = lines.line_number();
     try {
       apply_header_line(t, h, seen);
     } catch (const LineError& e) {
       lines.fail(e.what());
     }
+    // apply_header_line accepted the line, so it has a '=' and a known key.
+    const std::string key(sim::trim(t.substr(1, t.find('=') - 1)));
+    if (auto [at, added] = key_lines.emplace(key, lines.line_number()); !added) {
+      lines.fail("'-" + key + "' is already given on line " + std::to_string(at->second) + " (which one holds?)");
+    }
   }
+  // Limits the trace itself cannot check (a block too large for the chosen GPU) name the header.
+  h.info.origin = lines.path() + ":" + std::to_string(first_line);
+  if (last_line > first_line) h.info.origin += '-' + std::to_string(last_line);
   if (!(seen & 1)) lines.fail("header has no '-kernel name' line");
   if (!(seen & 2)) lines.fail("header has no '-grid dim' line");
   if (!(seen & 4)) lines.fail("header has no '-block dim' line");

@@ -101,6 +101,7 @@ WtraceKernelSource::WtraceKernelSource(const std::string& path, const ChunkLocat
     origin_.format = r.string();
     origin_.tracer_version = r.string();
     origin_.binary_version = static_cast<int>(r.varint());
+    info_.origin = chunks_.where(begin_);  // the kernel's header chunk
   } catch (const DecodeError& e) {
     throw InputError(chunks_.where(begin_), std::string("malformed kernel header: ") + e.what());
   }
