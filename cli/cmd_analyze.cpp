@@ -53,7 +53,7 @@ int cmd_analyze(const Args& args) {
       "param,p", po::value<std::vector<std::string>>()->composing(), "kernel parameter key=value")(
       "trace", po::value<std::string>(), "kernelslist.g, .traceg, .traceg.xz or .wtrace")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a preset parameter key=value")(
-      "block", po::value<std::uint64_t>()->default_value(0), "thread block to analyse")("json", po::bool_switch(),
+      "block", po::value<std::string>()->default_value("0"), "thread block to analyse")("json", po::bool_switch(),
                                                                                         "print JSON");
   po::variables_map vm;
   if (!parse_options("analyze", usage, options, {}, args, vm)) return kExitOk;
@@ -61,7 +61,7 @@ int cmd_analyze(const Args& args) {
   std::vector<std::string> overrides;
   if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
   models::Arch arch = models::load_arch(vm["arch"].as<std::string>(), overrides);
-  const std::uint64_t block = vm["block"].as<std::uint64_t>();
+  const std::uint64_t block = unsigned_option(vm, "block");
 
   std::vector<Named> rows;
   auto analyse = [&](traces::KernelSource& source, const std::string& name) {

@@ -16,7 +16,7 @@ int cmd_run(const Args& args) {
       "param,p", po::value<std::vector<std::string>>()->composing(), "kernel parameter key=value")(
       "trace", po::value<std::string>(), "kernelslist.g, .traceg, .traceg.xz or .wtrace")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a preset parameter key=value")(
-      "seed", po::value<std::uint64_t>()->default_value(1), "random seed")("json", po::bool_switch(),
+      "seed", po::value<std::string>()->default_value("1"), "random seed")("json", po::bool_switch(),
                                                                             "print one JSON object");
   po::variables_map vm;
   if (!parse_options("run", usage, options, {}, args, vm)) return kExitOk;
@@ -27,7 +27,7 @@ int cmd_run(const Args& args) {
   if (vm.count("trace")) request.trace = vm["trace"].as<std::string>();
   if (vm.count("param")) request.kernel_params = vm["param"].as<std::vector<std::string>>();
   if (vm.count("set")) request.arch_overrides = vm["set"].as<std::vector<std::string>>();
-  request.seed = vm["seed"].as<std::uint64_t>();
+  request.seed = unsigned_option(vm, "seed");
 
   models::RunResult r = models::simulate(request);
   for (const auto& w : r.warnings) std::cerr << "warning: " << w << '\n';

@@ -33,6 +33,15 @@ TEST_CASE("run reports bad input with exit 2 and names it", "[cli][run]") {
   CHECK(set.err.find("gpu.sms") != std::string::npos);
   auto trace = run_warpsim("run --arch hopper-h100 --trace /nonexistent/kernelslist.g");
   CHECK(trace.exit_code == 2);
+  // Negative counts and ids: Program_options alone read "-1" as 2^64 - 1 and ran with that.
+  auto seed = run_warpsim("run --arch hopper-h100 --kernel readOffset -p n=4096 --seed -1");
+  CHECK(seed.exit_code == 2);
+  CHECK(seed.err.find("--seed") != std::string::npos);
+  CHECK(run_warpsim("run --arch hopper-h100 --kernel readOffset -p n=4096 --seed 18446744073709551615").exit_code == 0);
+  CHECK(run_warpsim("run --arch hopper-h100 --kernel readOffset -p n=4096 --seed 18446744073709551616").exit_code == 2);
+  auto block = run_warpsim("analyze --arch hopper-h100 --kernel readOffset -p n=4096 --block -1");
+  CHECK(block.exit_code == 2);
+  CHECK(block.err.find("--block") != std::string::npos);
 }
 
 TEST_CASE("run executes a shared Accel-Sim trace; warp instructions equal its instruction lines", "[cli][run]") {
