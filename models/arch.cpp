@@ -124,18 +124,27 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.dram_turnaround_ns = u32("dram.turnaround_ns");
   a.dram_write_batch = u32("dram.write_batch");
 
-  // Relations a single key's range cannot express.
-  auto require = [&](bool ok, const char* key, const std::string& why) {
-    if (!ok) throw sim::InputError(c.setting(key).origin, std::string(key) + ": " + why);
+  // Relations a single key's range cannot express. A broken one is blamed on the --set that
+  // changed one of its keys, if any did (the preset alone satisfies them all), else the preset.
+  auto require = [&](bool ok, const char* key, std::initializer_list<const char*> others, const std::string& why) {
+    if (ok) return;
+    std::string where = c.setting(key).origin;
+    for (const char* k : others)
+      if (c.setting(k).origin.rfind("--set", 0) == 0) where = c.setting(k).origin;  // "--set KEY"
+    if (c.setting(key).origin.rfind("--set", 0) == 0) where = c.setting(key).origin;
+    throw sim::InputError(where, std::string(key) + ": " + why);
   };
-  require(a.max_warps_per_sm * 32 >= a.max_threads_per_sm, "sm.max_warps", "fewer warps than sm.max_threads needs");
+  require(a.max_warps_per_sm * 32 >= a.max_threads_per_sm, "sm.max_warps", {"sm.max_threads"},
+          "fewer warps than sm.max_threads needs");
   require(a.schedulers * a.max_warps_per_scheduler >= a.max_warps_per_sm, "sm.max_warps_per_scheduler",
-          "schedulers cannot hold sm.max_warps");
-  require(a.l1_line_bytes % a.l1_sector_bytes == 0, "l1.sector_bytes", "must divide l1.line_bytes");
-  require(a.l2_line_bytes % a.l2_sector_bytes == 0, "l2.sector_bytes", "must divide l2.line_bytes");
-  require(a.dram_latency_min <= a.dram_latency_max, "dram.latency_min", "exceeds dram.latency_max");
-  require(a.dram_refresh_ns < a.dram_refresh_interval_ns, "dram.refresh_ns", "must be shorter than dram.refresh_interval_ns");
-  require(!a.l2_persistence || a.l2_persist_max_bytes <= a.l2_bytes, "l2.persist_max_bytes", "exceeds l2.size_bytes");
+          {"sm.schedulers", "sm.max_warps"}, "schedulers cannot hold sm.max_warps");
+  require(a.l1_line_bytes % a.l1_sector_bytes == 0, "l1.sector_bytes", {"l1.line_bytes"}, "must divide l1.line_bytes");
+  require(a.l2_line_bytes % a.l2_sector_bytes == 0, "l2.sector_bytes", {"l2.line_bytes"}, "must divide l2.line_bytes");
+  require(a.dram_latency_min <= a.dram_latency_max, "dram.latency_min", {"dram.latency_max"}, "exceeds dram.latency_max");
+  require(a.dram_refresh_ns < a.dram_refresh_interval_ns, "dram.refresh_ns", {"dram.refresh_interval_ns"},
+          "must be shorter than dram.refresh_interval_ns");
+  require(!a.l2_persistence || a.l2_persist_max_bytes <= a.l2_bytes, "l2.persist_max_bytes", {"l2.size_bytes"},
+          "exceeds l2.size_bytes");
   a.config = std::move(c);
   return a;
 }

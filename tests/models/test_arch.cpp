@@ -64,4 +64,12 @@ TEST_CASE("set overrides a preset value and unknown presets or keys are input er
   REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"gpu.sms=5000000000"}), Catch::Contains("must be in"));
   REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"sm.registers=5000000000"}),
                       Catch::Contains("--set sm.registers") && Catch::Contains("does not fit 32 bits"));
+  // A relation between keys broken by a --set names that --set, not the preset line of the
+  // other key (which the user never touched).
+  REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"sm.schedulers=1"}),
+                      Catch::StartsWith("--set sm.schedulers: ") && Catch::Contains("schedulers cannot hold sm.max_warps"));
+  REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"sm.max_warps=128", "sm.max_threads=4096"}),
+                      Catch::StartsWith("--set sm.max_warps: "));
+  REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"dram.latency_max=1"}), Catch::StartsWith("--set dram.latency_max: "));
+  REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"l2.size_bytes=1024"}), Catch::StartsWith("--set l2.size_bytes: "));
 }

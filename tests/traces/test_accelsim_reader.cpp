@@ -382,6 +382,9 @@ TEST_CASE("kernelslist.g: memcpy steps, launches, a missing kernel file", "[acce
   CHECK(contains(e, "'kernel-2.traceg' not found"));
   write_file(dir + "/kernelslist.g", "MemcpyHtoD,0x00007fc84150zz00,32768\n");
   CHECK(contains(input_error_of([&] { open_workload(dir + "/kernelslist.g"); }), "kernelslist.g:1: "));
+  // A copy whose range wraps past 2^64 (fuzzed: accepted, and then invalidated a wrapped range).
+  write_file(dir + "/kernelslist.g", "MemcpyHtoD,0xffffffffffffffff,4096\n");
+  CHECK(contains(input_error_of([&] { open_workload(dir + "/kernelslist.g"); }), "runs past the end"));
   CHECK(contains(input_error_of([&] { open_workload(dir + "/nothing.traceg"); }), "no such file"));
   // A list that launches nothing (only copies, or not a kernelslist at all) is the wrong file.
   write_file(dir + "/kernelslist.g", "MemcpyHtoD,0x00007fc841500000,32768\nsomething else\n");

@@ -36,6 +36,10 @@ MemcpyStep parse_memcpy(std::string_view line) {
   MemcpyStep step;
   step.device_address = parse_hex(sim::trim(rest.substr(0, comma)), "MemcpyHtoD address");
   step.bytes = parse_unsigned_decimal(sim::trim(rest.substr(comma + 1)), "MemcpyHtoD size");
+  // The copy lands in [address, address + bytes): it must not run past the end of the 64-bit space.
+  if (step.bytes > ~std::uint64_t{0} - step.device_address)
+    throw LineError("MemcpyHtoD of " + std::to_string(step.bytes) + " bytes at " +
+                    std::string(sim::trim(rest.substr(0, comma))) + " runs past the end of the 64-bit address space");
   return step;
 }
 
