@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <sstream>
+#include <stdexcept>
 
 #include "sim/errors.hpp"
 
@@ -154,7 +155,7 @@ std::uint32_t Sm::free_slot(const ActiveMasks& active, std::uint32_t from) const
     const std::uint64_t free = ~active[s] & indices;  // indices: every warp index
     if (free != 0) return slot_of(s, static_cast<std::uint32_t>(__builtin_ctzll(free)));
   }
-  return 0;  // unreachable: fits() guaranteed the block's warps a slot each
+  throw std::logic_error(path() + ": no free warp slot, although fits() admitted the block");
 }
 
 void Sm::retire_warp(std::uint32_t slot, sim::Cycle now) {
