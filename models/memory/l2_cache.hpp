@@ -109,6 +109,9 @@ class L2Cache {
   const std::uint64_t& sector_lookups_counter() const { return lookups_; }
   std::uint32_t slice_of(std::uint64_t line_number) const;
   std::uint32_t line_bytes() const { return line_bytes_; }
+  // The L2 line number of a byte address, and the sector within its line (shifts: SectorCache).
+  std::uint64_t line_of(std::uint64_t address) const { return cache_.line_of(address); }
+  std::uint32_t sector_of(std::uint64_t address) const { return cache_.sector_of(address); }
 
  private:
   static constexpr std::uint32_t kNil = SectorCache::kNone;

@@ -38,10 +38,7 @@ class GpuMemorySystem final : public MemorySystem {
         dram_(arch, seed),
         l2_(arch, dram_, stats),
         policy_(arch, seed),
-        sectored_l1_(arch.l1_sector_bytes < arch.l1_line_bytes),
-        l2_shifts_(power_of_two(arch.l2_line_bytes) && power_of_two(arch.l2_sector_bytes)),
-        l2_line_shift_(l2_shifts_ ? __builtin_ctz(arch.l2_line_bytes) : 0),
-        l2_sector_shift_(l2_shifts_ ? __builtin_ctz(arch.l2_sector_bytes) : 0) {
+        sectored_l1_(arch.l1_sector_bytes < arch.l1_line_bytes) {
     const memory::SectorCacheGeometry l1{arch.l1_bytes, arch.l1_line_bytes, arch.l1_sector_bytes, arch.l1_ways};
     // The read-only cache is a 32-byte-line cache (S3.6); the preset gives no associativity, we
     // assume the L1's.
@@ -163,19 +160,10 @@ class GpuMemorySystem final : public MemorySystem {
   }
 
   L2Hint property(std::uint32_t kernel_slot, std::uint64_t address) const {
-    return policy_.property(kernel_slot, address, l2_line_of(address));
+    return policy_.property(kernel_slot, address, l2_.line_of(address));
   }
 
-  // Every preset's L2 line and sector sizes are powers of two: shifts instead of divisions by
-  // sizes known only at run time (10-20 host cycles each, several per sector accessed).
-  static bool power_of_two(std::uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
-  std::uint64_t l2_line_of(std::uint64_t address) const {
-    return l2_shifts_ ? address >> l2_line_shift_ : address / arch_.l2_line_bytes;
-  }
-  std::uint32_t l2_sector_of(std::uint64_t address) const {
-    if (l2_shifts_) return static_cast<std::uint32_t>((address & (arch_.l2_line_bytes - 1)) >> l2_sector_shift_);
-    return static_cast<std::uint32_t>((address % arch_.l2_line_bytes) / arch_.l2_sector_bytes);
-  }
+  std::uint32_t l2_sector_of(std::uint64_t address) const { return l2_.sector_of(address); }
 
   sim::Cycle l2_read(std::uint32_t kernel_slot, std::uint64_t address, sim::Cycle now) {
     bool hit = false;
@@ -189,13 +177,13 @@ class GpuMemorySystem final : public MemorySystem {
   template <class AddressOf, class Request>
   void for_each_l2_request(std::uint32_t kernel_slot, std::uint32_t n, AddressOf address, Request request) const {
     for (std::uint32_t first = 0, last = 0; first < n; first = last) {
-      const std::uint64_t line = l2_line_of(address(first));
+      const std::uint64_t line = l2_.line_of(address(first));
       const L2Hint hint = property(kernel_slot, address(first));
       std::uint32_t sectors = 0;
       for (last = first; last < n; ++last) {
         const std::uint64_t a = address(last);
         const std::uint32_t bit = 1u << l2_sector_of(a);
-        if (l2_line_of(a) != line || (sectors & bit) || property(kernel_slot, a) != hint) break;
+        if (l2_.line_of(a) != line || (sectors & bit) || property(kernel_slot, a) != hint) break;
         sectors |= bit;
       }
       request(first, last, line * arch_.l2_line_bytes, sectors, hint);
@@ -530,8 +518,6 @@ class GpuMemorySystem final : public MemorySystem {
   memory::L2Cache l2_;
   memory::PersistencePolicy policy_;
   bool sectored_l1_;
-  bool l2_shifts_;  // the L2's line and sector sizes are powers of two
-  int l2_line_shift_, l2_sector_shift_;
   std::vector<SectorCache> l1_, readonly_;
   std::vector<sim::Cycle> l1_free_;
   LoadPath load_path_[4] = {};

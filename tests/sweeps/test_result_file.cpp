@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 
 #include "sim/errors.hpp"
 #include "sweeps/driver.hpp"
@@ -117,6 +118,10 @@ TEST_CASE("a sweep's output may not be its spec, a shard it merges, or sit besid
   // The same file by another name.
   CHECK_THROWS_AS(sweeps::check_output_path(dir / "." / "s.ini", {spec}), sim::InputError);
   CHECK_NOTHROW(sweeps::check_output_path(dir / "r.h5", {spec}));
+  // sweep merge passes its shards: the output may be none of them.
+  std::ofstream(dir / "s1.h5") << "x";
+  CHECK_THROWS_WITH(sweeps::check_output_path(dir / "s1.h5", {dir / "s0.h5", dir / "s1.h5"}),
+                    Catch::Matchers::Contains("is the input"));
   fs::create_directory(dir / "r.h5.journal");
   CHECK_THROWS_WITH(sweeps::check_output_path(dir / "r.h5", {spec}), Catch::Matchers::Contains("journal"));
   fs::remove_all(dir);
