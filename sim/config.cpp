@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "sim/errors.hpp"
 #include "sim/ini.hpp"
@@ -22,6 +23,23 @@ bool parse_int(const std::string& text, std::int64_t& out) {
   }
   auto [p, ec] = std::from_chars(b, e, out, base);
   return ec == std::errc() && p == e;
+}
+
+bool parse_size(const std::string& text, std::int64_t& out) {
+  if (text.empty()) return false;
+  std::int64_t scale = 1;
+  switch (text.back()) {
+    case 'K': scale = std::int64_t{1} << 10; break;
+    case 'M': scale = std::int64_t{1} << 20; break;
+    case 'G': scale = std::int64_t{1} << 30; break;
+    default: break;
+  }
+  if (!parse_int(scale == 1 ? text : text.substr(0, text.size() - 1), out)) return false;
+  // 99999999999G would wrap around to a negative number.
+  if (out > std::numeric_limits<std::int64_t>::max() / scale || out < std::numeric_limits<std::int64_t>::min() / scale)
+    return false;
+  out *= scale;
+  return true;
 }
 
 bool parse_float(const std::string& text, double& out) {
@@ -72,11 +90,16 @@ void Config::set_assignment(const std::string& assignment, const std::string& or
 void Config::set(const std::string& key, const std::string& value, const std::string& origin,
                  const std::string& source) {
   if (!has(key)) unknown_key(key, origin);
-  check(key, value, origin);
-  ParamSetting s{value, origin, source};
+  std::string plain = value;
+  std::int64_t size = 0;
+  if (spec(key).type == ParamType::Int && !value.empty() && std::string_view("KMG").find(value.back()) != std::string_view::npos &&
+      parse_size(value, size))
+    plain = std::to_string(size);
+  check(key, plain, origin);
+  ParamSetting s{plain, origin, source};
   // An override keeps the preset's source comment only if it did not change the value.
   if (source.empty()) {
-    if (auto it = settings_.find(key); it != settings_.end() && it->second.value == value)
+    if (auto it = settings_.find(key); it != settings_.end() && it->second.value == plain)
       s.source = it->second.source;
   }
   settings_[key] = std::move(s);

@@ -42,7 +42,8 @@ class Config {
 
   // Reads `key = value  # source` lines; unknown keys and bad values name file:line.
   void load_ini(const std::filesystem::path& file);
-  // "key=value" from the command line or a sweep point.
+  // "key=value" from the command line or a sweep point. An integer may carry a size suffix
+  // ("--set l2.size_bytes=4M", as sweep specs write it); it is stored as the plain number.
   void set_assignment(const std::string& assignment, const std::string& origin = "--set");
   void set(const std::string& key, const std::string& value, const std::string& origin,
            const std::string& source = {});
@@ -74,6 +75,8 @@ class Config {
 
 // Parsing helpers shared with sweep specs; they return false instead of throwing.
 bool parse_int(const std::string& text, std::int64_t& out);
+// An integer with an optional binary size suffix: "4K" = 4096, "64M", "1G"; false on overflow.
+bool parse_size(const std::string& text, std::int64_t& out);
 bool parse_float(const std::string& text, double& out);
 bool parse_bool(const std::string& text, bool& out);
 

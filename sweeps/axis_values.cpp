@@ -18,24 +18,7 @@ std::string trimmed(const std::string& s) { return std::string(sim::trim(s)); }
 
 // "4K" -> 4096; plain integers pass through. Suffixes are binary because sizes in the kernel
 // library (persist_bytes, window_bytes) are byte counts.
-bool parse_size(const std::string& text, std::int64_t& out) {
-  if (text.empty()) return false;
-  std::int64_t scale = 1;
-  std::string digits = text;
-  switch (text.back()) {
-    case 'K': scale = 1LL << 10; break;
-    case 'M': scale = 1LL << 20; break;
-    case 'G': scale = 1LL << 30; break;
-    default: break;
-  }
-  if (scale != 1) digits.pop_back();
-  if (!sim::parse_int(digits, out)) return false;
-  // 99999999999G would wrap around to a negative number.
-  if (out > std::numeric_limits<std::int64_t>::max() / scale || out < std::numeric_limits<std::int64_t>::min() / scale)
-    return false;
-  out *= scale;
-  return true;
-}
+bool parse_size(const std::string& text, std::int64_t& out) { return sim::parse_size(text, out); }
 
 // Digits after the decimal point as written, so a float range prints at the precision the user wrote.
 int decimals_of(const std::string& text) {

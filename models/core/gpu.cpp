@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/memory/persistence_policy.hpp"
+
 namespace warpsim::models {
 
 Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats)
@@ -22,7 +24,9 @@ Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats)
 void Gpu::drain() { engine_.run(); }
 
 void Gpu::launch(std::unique_ptr<traces::KernelSource> kernel) {
-  for (const auto& w : kernel->warnings())
+  std::vector<std::string> notes = kernel->warnings();
+  for (auto& w : memory::check_launch_policy(arch_, kernel->info())) notes.push_back(std::move(w));
+  for (const auto& w : notes)
     if (std::find(warnings_.begin(), warnings_.end(), w) == warnings_.end()) warnings_.push_back(w);
   // Same-stream launches serialise. Waiting for the whole GPU instead of just that stream keeps
   // the host simple and only matters for multi-stream traces that reuse a busy stream.

@@ -4,9 +4,42 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/errors.hpp"
 #include "sim/rng.hpp"
 
 namespace warpsim::models::memory {
+
+std::vector<std::string> check_launch_policy(const Arch& arch, const traces::KernelInfo& kernel) {
+  auto refuse = [&](const char* parameter, const std::string& why) {
+    throw sim::InputError(kernel.origin.empty() ? std::string("-p ") + parameter : kernel.origin, why);
+  };
+  const std::string gpu = arch.name.empty() ? "this GPU" : arch.name;
+  const std::uint64_t max_window = arch.l2_persistence ? arch.l2_max_window_bytes : 0;
+  const traces::AccessPolicyWindow& w = kernel.window;
+  if (w.bytes > max_window) {
+    if (!arch.l2_persistence)
+      refuse("window_bytes", "an L2 access-policy window of " + std::to_string(w.bytes) + " bytes, but " + gpu +
+                                 " has no L2 persistence (l2.persistence = false; SPEC S4 needs compute capability "
+                                 "8.0+): use window_bytes = 0");
+    refuse("window_bytes", "an L2 access-policy window of " + std::to_string(w.bytes) + " bytes is larger than " +
+                               gpu + "'s accessPolicyMaxWindowSize (l2.max_window_bytes = " +
+                               std::to_string(max_window) + ", SPEC S4.2)");
+  }
+  if (w.bytes > 0 && !(w.hit_ratio >= 0.0 && w.hit_ratio <= 1.0))
+    refuse("hit_ratio", "hit_ratio " + std::to_string(w.hit_ratio) + " is outside [0, 1] (SPEC S4.3)");
+  std::vector<std::string> warnings;
+  if (kernel.set_aside_bytes > 0) {
+    const auto requested = static_cast<std::uint64_t>(kernel.set_aside_bytes);
+    if (!arch.l2_persistence)
+      refuse("set_aside_bytes", "an L2 set-aside of " + std::to_string(requested) + " bytes, but " + gpu +
+                                    " has no L2 persistence (l2.persistence = false): use set_aside_bytes = -1 or 0");
+    if (requested > arch.l2_persist_max_bytes)
+      warnings.push_back("set_aside_bytes " + std::to_string(requested) + " is above " + gpu +
+                         "'s persistingL2CacheMaxSize; the set-aside is " + std::to_string(arch.l2_persist_max_bytes) +
+                         " bytes (l2.persist_max_bytes), as cudaDeviceSetLimit clamps it (SPEC S4.1)");
+  }
+  return warnings;
+}
 
 PersistencePolicy::PersistencePolicy(const Arch& arch, std::uint64_t seed)
     : available_(arch.l2_persistence),

@@ -3,6 +3,7 @@
 // slot. This file decides *which property an access gets*; the L2 (l2_cache.hpp) decides what the
 // property does to its lines.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "models/arch.hpp"
@@ -26,6 +27,16 @@ inline L2Hint hint_of(AccessProperty p) {
   return L2Hint::Default;
 }
 
+// One launch's L2 policy against this GPU's limits (S4.1, S4.2, S4.7). What the CUDA runtime
+// does not accept throws an InputError naming the launch (`kernel.origin`, or the -p parameter
+// for a library kernel): a window above accessPolicyMaxWindowSize (S4.2; the maximum is 0 on a
+// GPU without persistence), a hit_ratio outside [0, 1], and a set-aside on a GPU that has none.
+// What the driver adjusts on its own comes back as a warning: a set-aside above
+// persistingL2CacheMaxSize is clamped to it (cudaDeviceSetLimit: "the driver is free to modify
+// the requested value to meet h/w requirements (this could be clamping to minimum or maximum
+// values ...)").
+std::vector<std::string> check_launch_policy(const Arch& arch, const traces::KernelInfo& kernel);
+
 class PersistencePolicy {
  public:
   PersistencePolicy(const Arch& arch, std::uint64_t seed);
@@ -34,9 +45,8 @@ class PersistencePolicy {
   // persistingL2CacheMaxSize); any request is capped by that maximum; 0 without persistence.
   std::uint64_t resolve_set_aside(std::int64_t requested) const;
 
-  // S4.2: a window for a kernel slot; `bytes = 0` disables it. num_bytes is capped by
-  // accessPolicyMaxWindowSize (the runtime rejects larger windows; we clamp and keep going) and
-  // hit_ratio by [0, 1].
+  // S4.2: a window for a kernel slot; `bytes = 0` disables it. check_launch_policy() has refused
+  // what the runtime would; num_bytes and hit_ratio are still kept within their limits here.
   void set_window(std::uint32_t kernel_slot, const AccessPolicyWindow& window);
   void clear_window(std::uint32_t kernel_slot);
   const AccessPolicyWindow* window(std::uint32_t kernel_slot) const;

@@ -44,6 +44,21 @@ TEST_CASE("run reports bad input with exit 2 and names it", "[cli][run]") {
   CHECK(block.err.find("--block") != std::string::npos);
 }
 
+TEST_CASE("run refuses an L2 policy the GPU cannot take and warns where the driver would clamp", "[cli][run]") {
+  const std::string k = "--kernel persistKernel -p data_bytes=1M -p persist_bytes=64K ";
+  auto fermi = run_warpsim("run --arch fermi-m2070 " + k + "-p window_bytes=64K");
+  CHECK(fermi.exit_code == 2);
+  CHECK(fermi.err.find("-p window_bytes: ") != std::string::npos);
+  CHECK(fermi.err.find("no L2 persistence") != std::string::npos);
+  auto wide = run_warpsim("run --arch hopper-h100 " + k + "-p window_bytes=129M");
+  CHECK(wide.exit_code == 2);
+  CHECK(wide.err.find("accessPolicyMaxWindowSize") != std::string::npos);
+  auto clamped = run_warpsim("run --arch hopper-h100 " + k + "-p window_bytes=64K -p set_aside_bytes=40M --json");
+  CHECK(clamped.exit_code == 0);
+  CHECK(clamped.err.find("warning: set_aside_bytes 41943040") != std::string::npos);
+  CHECK(clamped.out.find("\"warnings\": [\"set_aside_bytes 41943040") != std::string::npos);
+}
+
 TEST_CASE("run executes a shared Accel-Sim trace; warp instructions equal its instruction lines", "[cli][run]") {
   // ../shared/traces/README.md: vectoradd has 26,601 instruction lines.
   auto r = run_warpsim("run --arch hopper-h100 --trace " + warpsim::test::shared_path("traces/vectoradd-sm80-v5/kernelslist.g") +

@@ -11,6 +11,7 @@
 #include "models/memory/memory_system.hpp"
 #include "models/memory/persistence_policy.hpp"
 #include "models/memory/sector_cache.hpp"
+#include "sim/errors.hpp"
 #include "sim/stats.hpp"
 
 using namespace warpsim;
@@ -189,4 +190,50 @@ TEST_CASE("S4.6 persisting lines outlive their kernel until a Normal window or a
 
   mem->reset_persisting();  // cudaCtxResetPersistingL2Cache()
   CHECK(mem->persisting_bytes() == 0);
+}
+
+TEST_CASE("S4.1, S4.2, S4.7: a launch's policy is checked against the GPU's limits as the runtime does", "[memory][l2]") {
+  const Arch hopper = load_arch("hopper-h100");
+  traces::KernelInfo k;
+  k.window = window(kWindow, hopper.l2_max_window_bytes, 0.5);
+  CHECK(check_launch_policy(hopper, k).empty());  // kernels.cu passes min(bytes, accessPolicyMaxWindowSize)
+
+  // cudaStreamSetAttribute refuses a window above accessPolicyMaxWindowSize; it was clamped.
+  k.window.bytes = hopper.l2_max_window_bytes + 1;
+  REQUIRE_THROWS_AS(check_launch_policy(hopper, k), sim::InputError);
+  REQUIRE_THROWS_WITH(check_launch_policy(hopper, k),
+                      Catch::StartsWith("-p window_bytes: ") && Catch::Contains("accessPolicyMaxWindowSize") &&
+                          Catch::Contains("134217728"));
+  k.origin = "trace.traceg:1-9";  // a trace's launch is named by its header lines
+  REQUIRE_THROWS_WITH(check_launch_policy(hopper, k), Catch::StartsWith("trace.traceg:1-9: "));
+  k.origin.clear();
+
+  k.window = window(kWindow, 1 << 20, 1.5);
+  REQUIRE_THROWS_WITH(check_launch_policy(hopper, k), Catch::StartsWith("-p hit_ratio: "));
+  k.window.hit_ratio = 1.0;
+
+  // cudaDeviceSetLimit clamps a set-aside above persistingL2CacheMaxSize: a warning, not an error.
+  k.set_aside_bytes = static_cast<std::int64_t>(hopper.l2_persist_max_bytes) + 1;
+  auto warnings = check_launch_policy(hopper, k);
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Catch::Contains("set_aside_bytes") && Catch::Contains("32768000"));
+  k.set_aside_bytes = static_cast<std::int64_t>(hopper.l2_persist_max_bytes);
+  CHECK(check_launch_policy(hopper, k).empty());
+
+  // No persistence before compute capability 8.0: any window or set-aside is refused.
+  for (const char* name : {"fermi-m2070", "kepler-k20x"}) {
+    const Arch old = load_arch(name);
+    traces::KernelInfo plain;
+    CHECK(check_launch_policy(old, plain).empty());
+    plain.set_aside_bytes = 0;
+    CHECK(check_launch_policy(old, plain).empty());
+    traces::KernelInfo windowed;
+    windowed.window = window(kWindow, 4096, 1.0);
+    REQUIRE_THROWS_WITH(check_launch_policy(old, windowed),
+                        Catch::StartsWith("-p window_bytes: ") && Catch::Contains("no L2 persistence"));
+    traces::KernelInfo set_aside;
+    set_aside.set_aside_bytes = 1 << 20;
+    REQUIRE_THROWS_WITH(check_launch_policy(old, set_aside),
+                        Catch::StartsWith("-p set_aside_bytes: ") && Catch::Contains("no L2 persistence"));
+  }
 }
