@@ -65,6 +65,15 @@ std::vector<IniEntry> read_ini(const std::filesystem::path& path) {
   std::string text = buffer.str();
   // Editors on Windows save UTF-8 with a byte order mark; it is not part of the first line.
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+  // A line starting with ';' is a comment in most INI dialects (Python's configparser, Windows);
+  // Program_options knows only '#', so such a line becomes a '#' comment, its number unchanged.
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t first = text.find_first_not_of(" \t", start);
+    if (first != std::string::npos && text[first] == ';') text[first] = '#';
+    const std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
 
   // The scan first: it rejects what Program_options would reject, but with a line number.
   auto where = locate_keys(text, file);

@@ -2,7 +2,8 @@
 // INI files (presets, configs, sweep specs), parsed with Boost.Program_options' config-file
 // parser. Program_options does not report line numbers, so a light scan of the same text adds
 // each entry's line and trailing comment: errors then name file:line, and presets carry the
-// source of every number in that comment.
+// source of every number in that comment. Comments start with '#' anywhere on a line, or with ';'
+// at its start.
 #include <filesystem>
 #include <string>
 #include <vector>

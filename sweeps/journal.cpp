@@ -54,8 +54,17 @@ Journal::Journal(std::filesystem::path path, std::uint64_t sweep_fingerprint, st
       // A header cut short by a kill right after creation means nothing was recorded yet.
       if (text.size() < header.size() && header.compare(0, text.size(), text) == 0) {
         exists = false;
+      } else if (line.rfind("# warpsim-journal/", 0) != 0) {
+        // Not ours at all: someone else's file, or junk written over it. Say so rather than
+        // blame a changed spec.
+        std::string shown = line.substr(0, 60);
+        for (char& c : shown)
+          if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+        throw sim::InputError(path_.string() + ":1",
+                              "not a warpsim sweep journal (it begins '" + shown +
+                                  "'); delete it to start over, or choose another output with -o");
       } else {
-        throw sim::InputError(path_.string(),
+        throw sim::InputError(path_.string() + ":1",
                               "this journal belongs to a different sweep (the spec, the shard, the simulator build or a "
                               "preset it uses changed, and results of two models must not be mixed); delete it to start "
                               "over, or choose another output with -o");

@@ -157,3 +157,16 @@ TEST_CASE("damaged or cut-short journal lines are ignored, not fatal", "[sweep][
   sweeps::Journal again(path, 9, metrics);
   CHECK(again.finished().count(8) == 1);
 }
+
+TEST_CASE("a file that is not a journal at all is named as such, not as another sweep's", "[sweep][journal]") {
+  auto dir = test::temp_dir("journal-junk");
+  auto path = std::filesystem::path(dir) / "j";
+  std::ofstream(path, std::ios::binary) << "PK\x03\x04 some zip archive\n";
+  const std::size_t metrics = models::metric_names().size();
+  CHECK_THROWS_WITH(sweeps::Journal(path, 9, metrics), Catch::Contains(path.string() + ":1") &&
+                                                           Catch::Contains("not a warpsim sweep journal") &&
+                                                           Catch::Contains("'PK?? some zip archive'"));
+  { sweeps::Journal ours(path.string() + "2", 9, metrics); }
+  CHECK_THROWS_WITH(sweeps::Journal(path.string() + "2", 10, metrics),
+                    Catch::Contains("different sweep") && !Catch::Contains("not a warpsim"));
+}
