@@ -24,10 +24,7 @@ Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats)
 void Gpu::drain() { engine_.run(); }
 
 void Gpu::launch(std::unique_ptr<traces::KernelSource> kernel) {
-  std::vector<std::string> notes = kernel->warnings();
-  for (auto& w : memory::check_launch_policy(arch_, kernel->info())) notes.push_back(std::move(w));
-  for (const auto& w : notes)
-    if (std::find(warnings_.begin(), warnings_.end(), w) == warnings_.end()) warnings_.push_back(w);
+  launch_warnings_ = merged(std::move(launch_warnings_), memory::check_launch_policy(arch_, kernel->info()));
   // Same-stream launches serialise. Waiting for the whole GPU instead of just that stream keeps
   // the host simple and only matters for multi-stream traces that reuse a busy stream.
   if (gigathread_->stream_busy(kernel->info().stream_id)) drain();
@@ -53,6 +50,21 @@ void Gpu::run(std::unique_ptr<traces::KernelSource> kernel) {
   launch(std::move(kernel));
   drain();
   for (std::uint32_t k = 0; k < gigathread_->kernel_count(); ++k) memory_.end_kernel(k);
+}
+
+std::vector<std::string> Gpu::merged(std::vector<std::string> into, const std::vector<std::string>& more) {
+  for (const auto& w : more)
+    if (std::find(into.begin(), into.end(), w) == into.end()) into.push_back(w);
+  return into;
+}
+
+std::vector<std::string> Gpu::warnings() const {
+  // Asked of each source now, not at its launch: a trace finds an unknown opcode only when a
+  // warp reaches it.
+  std::vector<std::string> out;
+  for (std::uint32_t k = 0; k < gigathread_->kernel_count(); ++k)
+    out = merged(std::move(out), gigathread_->kernel(k).source->warnings());
+  return merged(std::move(out), launch_warnings_);
 }
 
 GpuTotals Gpu::totals() {

@@ -39,7 +39,9 @@ class Gpu {
   // Closes the books (stall states, occupancy) at the end of the last kernel and sums the SMs.
   GpuTotals totals();
   const GigaThread& gigathread() const { return *gigathread_; }
-  std::vector<std::string> warnings() const { return warnings_; }
+  // What the sources found while running (unknown opcodes ...) and what their launches were told
+  // (a set-aside clamped ...), each once.
+  std::vector<std::string> warnings() const;
   sim::Engine& engine() { return engine_; }
 
  private:
@@ -53,8 +55,8 @@ class Gpu {
   sim::TickGroup sm_ticks_;  // declared before the SMs that join it
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<GigaThread> gigathread_;
-  std::vector<std::string> warnings_;
-  std::vector<const traces::KernelSource*> sources_;
+  static std::vector<std::string> merged(std::vector<std::string> into, const std::vector<std::string>& more);
+  std::vector<std::string> launch_warnings_;
 };
 
 }  // namespace warpsim::models

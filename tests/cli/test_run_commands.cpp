@@ -1,6 +1,9 @@
 // warpsim run / analyze / validate / kernels through the executable: output forms and exit codes.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
 #include "tests/test_support.hpp"
 
 using warpsim::test::run_warpsim;
@@ -65,6 +68,24 @@ TEST_CASE("run executes a shared Accel-Sim trace; warp instructions equal its in
                        " --json");
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("\"warp_instructions\": 26601") != std::string::npos);
+}
+
+TEST_CASE("run reports what a trace's source found while it ran (an unknown opcode)", "[cli][run]") {
+  // The warnings were gathered at launch, before any warp had reached the opcode, and got lost.
+  const std::string dir = warpsim::test::temp_dir("run-unknown-opcode");
+  std::ifstream in(warpsim::test::shared_path("traces/vectoradd-sm80-v5/kernel-1.traceg"));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string trace = text.str();
+  const std::size_t imad = trace.find(" IMAD ");
+  REQUIRE(imad != std::string::npos);
+  trace.replace(imad, 6, " FROBNICATE ");
+  std::ofstream(dir + "/kernel-1.traceg") << trace;
+  std::ofstream(dir + "/kernelslist.g") << "kernel-1.traceg\n";
+  auto r = run_warpsim("run --arch hopper-h100 --trace " + dir + "/kernelslist.g --json");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("warning: " + dir + "/kernel-1.traceg: unknown opcode 'FROBNICATE'") != std::string::npos);
+  CHECK(r.out.find("\"warnings\": [") != std::string::npos);
 }
 
 TEST_CASE("analyze prints the critical path; validate runs a table", "[cli][analyze]") {

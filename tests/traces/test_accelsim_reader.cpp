@@ -250,6 +250,11 @@ TEST_CASE("blocks left out have no warps; blocks can be reopened", "[accelsim]")
   CHECK_FALSE(b2[1]->next(inst));
   CHECK(source->open_block(3).empty());
   CHECK(source->open_block(0).size() == 2);  // rereads from the start
+  // Accepted, but said: both blocks list 1 of their 2 warps. The reread counts nothing twice.
+  auto warnings = source->warnings();
+  REQUIRE(warnings.size() == 1);
+  CHECK(contains(warnings[0], "test.traceg:"));
+  CHECK(contains(warnings[0], "thread block 0 lists 1 of its 2 warps (and 1 more blocks list too few)"));
 }
 
 TEST_CASE("malformed lines throw InputError with file:line and the cause", "[accelsim]") {

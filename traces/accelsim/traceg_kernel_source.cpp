@@ -1,5 +1,6 @@
 #include "traces/accelsim/traceg_kernel_source.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "sim/errors.hpp"
@@ -211,6 +212,15 @@ std::shared_ptr<BlockText> TracegKernelSource::read_block_body(std::uint64_t id,
     }
     warp.count = n;
   }
+  if (!last_checked_id_ || id > *last_checked_id_) {
+    last_checked_id_ = id;
+    const auto listed = static_cast<std::uint64_t>(
+        std::count_if(block->warps.begin(), block->warps.end(), [](const BlockText::Warp& w) { return w.listed; }));
+    if (listed < block->warps.size()) {
+      if (!first_short_block_) first_short_block_ = ShortBlock{id, begin_line, listed, block->warps.size()};
+      ++short_blocks_;
+    }
+  }
   return block;
 }
 
@@ -251,6 +261,14 @@ std::vector<std::unique_ptr<WarpStream>> TracegKernelSource::open_block(std::uin
 std::vector<std::string> TracegKernelSource::warnings() const {
   std::vector<std::string> out;
   for (const auto& w : decoder_->warnings()) out.push_back(path_ + ": " + w);
+  if (first_short_block_) {
+    // Accepted, not refused: the missing warps run nothing, which is what a hand-cut trace means.
+    const ShortBlock& b = *first_short_block_;
+    std::string more = short_blocks_ > 1 ? " (and " + std::to_string(short_blocks_ - 1) + " more blocks list too few)" : "";
+    out.push_back(path_ + ":" + std::to_string(b.line) + ": thread block " + std::to_string(b.id) + " lists " +
+                  std::to_string(b.listed) + " of its " + std::to_string(b.warps) + " warps" + more +
+                  "; the warps not listed run no instruction (a traced block lists all its warps)");
+  }
   return out;
 }
 

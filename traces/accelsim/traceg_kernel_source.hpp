@@ -54,6 +54,14 @@ class TracegKernelSource : public TracedKernelSource {
   std::optional<std::uint64_t> last_read_id_;
   std::optional<std::uint64_t> last_opened_id_;
   bool at_end_ = false;
+  // Blocks that list fewer warps than their size (FORMAT.md: all warps listed), counted once
+  // each however often the file is reread, and the first of them for the warning.
+  struct ShortBlock {
+    std::uint64_t id = 0, line = 0, listed = 0, warps = 0;
+  };
+  std::optional<ShortBlock> first_short_block_;
+  std::uint64_t short_blocks_ = 0;
+  std::optional<std::uint64_t> last_checked_id_;
 };
 
 }  // namespace warpsim::traces::accelsim
