@@ -10,6 +10,7 @@
 #include "sim/errors.hpp"
 #include "tests/test_support.hpp"
 #include "tests/traces/accelsim_test_helpers.hpp"
+#include "traces/accelsim/byte_source.hpp"
 #include "traces/accelsim/kernelslist.hpp"
 #include "traces/open_workload.hpp"
 #include "traces/wtrace/wtrace_writer.hpp"
@@ -442,6 +443,37 @@ TEST_CASE("a .traceg.xz reads the same as its .traceg", "[accelsim][xz]") {
     read_all(s);
   });
   CHECK(contains(e, "cut.traceg.xz"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("an .xz file: streams one after another, padding, and junk after the end", "[accelsim][xz]") {
+  std::string dir = temp_dir("xz-streams");
+  auto xz_of = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir + "/" + name) << text;
+    REQUIRE(std::system(("xz -f " + dir + "/" + name).c_str()) == 0);
+    std::ifstream in(dir + "/" + name + ".xz", std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  };
+  auto read_xz = [&](const std::string& bytes) {
+    const std::string path = dir + "/t.xz";
+    std::ofstream(path, std::ios::binary) << bytes;
+    auto source = accelsim::open_byte_source(path);
+    std::string out;
+    char buffer[7];  // small pieces: stream ends fall inside a read
+    for (std::size_t n; (n = source->read(buffer, sizeof buffer)) > 0;) out.append(buffer, n);
+    return out;
+  };
+  const std::string hello = xz_of("a", "hello\n"), world = xz_of("b", std::string(100000, 'w') + "\n");
+  CHECK(read_xz(hello) == "hello\n");
+  CHECK(read_xz(hello + world) == "hello\n" + std::string(100000, 'w') + "\n");  // `cat a.xz b.xz`
+  CHECK(read_xz(hello + std::string(8, '\0') + world) == "hello\n" + std::string(100000, 'w') + "\n");
+  CHECK(read_xz(hello + std::string(4, '\0')) == "hello\n");  // stream padding
+  // Junk appended was reported as "truncated"; it now says what and where.
+  std::string e = input_error_of([&] { read_xz(hello + "junk"); });
+  CHECK(contains(e, "t.xz: unexpected bytes after the end of the .xz stream, at byte " + std::to_string(hello.size())));
+  e = input_error_of([&] { read_xz(hello + std::string(3, '\0') + "\xFD" + "7zX"); });  // a cut-off magic
+  CHECK(contains(e, "at byte " + std::to_string(hello.size() + 3)));
+  CHECK(contains(input_error_of([&] { read_xz(hello.substr(0, hello.size() - 5)); }), "truncated .xz file"));
   fs::remove_all(dir);
 }
 

@@ -45,13 +45,13 @@ class PlainFileSource : public ByteSource {
 };
 
 // liblzma's streaming decoder: compressed input is pulled in 64 KiB pieces as the caller asks
-// for text, so memory stays constant whatever the file size.
+// for text, so memory stays constant whatever the file size. Streams are decoded one at a time
+// rather than with LZMA_CONCATENATED, so that what follows a stream can be told apart: stream
+// padding (zero bytes), another stream (`cat a.xz b.xz`), or junk appended to the file, which
+// the concatenated decoder reported as a truncated stream.
 class XzFileSource : public ByteSource {
  public:
-  explicit XzFileSource(const std::string& path) : path_(path), file_(path), input_(64 * 1024) {
-    if (lzma_stream_decoder(&stream_, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
-      throw InputError(path, "cannot start the xz decoder");
-  }
+  explicit XzFileSource(const std::string& path) : path_(path), file_(path), input_(64 * 1024) { start_stream(); }
   ~XzFileSource() override { lzma_end(&stream_); }
 
   std::size_t read(char* buffer, std::size_t capacity) override {
@@ -59,16 +59,13 @@ class XzFileSource : public ByteSource {
     stream_.next_out = reinterpret_cast<std::uint8_t*>(buffer);
     stream_.avail_out = capacity;
     while (stream_.avail_out == capacity) {
-      lzma_action action = LZMA_RUN;
-      if (stream_.avail_in == 0 && !input_ended_) {
-        std::size_t n = file_.read(input_.data(), input_.size());
-        stream_.next_in = reinterpret_cast<const std::uint8_t*>(input_.data());
-        stream_.avail_in = n;
-        if (n == 0) input_ended_ = true;
-      }
-      if (input_ended_) action = LZMA_FINISH;
-      lzma_ret ret = lzma_code(&stream_, action);
+      if (stream_.avail_in == 0) refill(0);
+      lzma_ret ret = lzma_code(&stream_, input_ended_ ? LZMA_FINISH : LZMA_RUN);
       if (ret == LZMA_STREAM_END) {
+        if (another_stream_follows()) {
+          start_stream();
+          continue;
+        }
         finished_ = true;
         break;
       }
@@ -78,6 +75,51 @@ class XzFileSource : public ByteSource {
   }
 
  private:
+  // A fresh decoder that goes on from where the buffers stand.
+  void start_stream() {
+    lzma_end(&stream_);
+    lzma_stream fresh = LZMA_STREAM_INIT;
+    fresh.next_in = stream_.next_in;
+    fresh.avail_in = stream_.avail_in;
+    fresh.next_out = stream_.next_out;
+    fresh.avail_out = stream_.avail_out;
+    stream_ = fresh;
+    if (lzma_stream_decoder(&stream_, UINT64_MAX, 0) != LZMA_OK) throw InputError(path_, "cannot start the xz decoder");
+  }
+
+  // Keeps the `keep` unread bytes (moved to the front) and reads more after them.
+  void refill(std::size_t keep) {
+    if (input_ended_) return;
+    if (keep > 0) std::memmove(input_.data(), stream_.next_in, keep);
+    const std::size_t n = file_.read(input_.data() + keep, input_.size() - keep);
+    consumed_ += static_cast<std::uint64_t>(stream_.next_in ? stream_.next_in - reinterpret_cast<const std::uint8_t*>(input_.data()) : 0);
+    stream_.next_in = reinterpret_cast<const std::uint8_t*>(input_.data());
+    stream_.avail_in = keep + n;
+    if (n == 0) input_ended_ = true;
+  }
+
+  // After a stream's end: skips stream padding, then true if another stream begins, false at the
+  // end of the file; anything else is junk.
+  bool another_stream_follows() {
+    static constexpr std::uint8_t kMagic[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
+    for (;;) {
+      while (stream_.avail_in > 0 && *stream_.next_in == 0) {
+        ++stream_.next_in;
+        --stream_.avail_in;
+      }
+      if (stream_.avail_in > 0 || input_ended_) break;
+      refill(0);
+    }
+    if (stream_.avail_in == 0) return false;
+    if (stream_.avail_in < sizeof kMagic) refill(stream_.avail_in);
+    const std::uint64_t offset = consumed_ + static_cast<std::uint64_t>(
+                                                 stream_.next_in - reinterpret_cast<const std::uint8_t*>(input_.data()));
+    if (stream_.avail_in < sizeof kMagic || std::memcmp(stream_.next_in, kMagic, sizeof kMagic) != 0)
+      throw InputError(path_, "unexpected bytes after the end of the .xz stream, at byte " + std::to_string(offset) +
+                                  " (something appended to the file?)");
+    return true;
+  }
+
   static std::string describe(lzma_ret ret) {
     switch (ret) {
       case LZMA_BUF_ERROR: return "truncated .xz file (the compressed stream ends early)";
@@ -92,6 +134,7 @@ class XzFileSource : public ByteSource {
   FileHandle file_;
   std::vector<char> input_;
   lzma_stream stream_ = LZMA_STREAM_INIT;
+  std::uint64_t consumed_ = 0;  // file bytes before input_'s first byte
   bool input_ended_ = false;
   bool finished_ = false;
 };
