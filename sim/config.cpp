@@ -90,11 +90,10 @@ void Config::set_assignment(const std::string& assignment, const std::string& or
 void Config::set(const std::string& key, const std::string& value, const std::string& origin,
                  const std::string& source) {
   if (!has(key)) unknown_key(key, origin);
-  std::string plain = value;
+  std::string plain = value;  // "4M" -> "4194304" for an integer
   std::int64_t size = 0;
-  if (spec(key).type == ParamType::Int && !value.empty() && std::string_view("KMG").find(value.back()) != std::string_view::npos &&
-      parse_size(value, size))
-    plain = std::to_string(size);
+  const bool suffixed = !value.empty() && std::string_view("KMG").find(value.back()) != std::string_view::npos;
+  if (spec(key).type == ParamType::Int && suffixed && parse_size(value, size)) plain = std::to_string(size);
   check(key, plain, origin);
   ParamSetting s{plain, origin, source};
   // An override keeps the preset's source comment only if it did not change the value.

@@ -192,7 +192,8 @@ TEST_CASE("S4.6 persisting lines outlive their kernel until a Normal window or a
   CHECK(mem->persisting_bytes() == 0);
 }
 
-TEST_CASE("S4.1, S4.2, S4.7: a launch's policy is checked against the GPU's limits as the runtime does", "[memory][l2]") {
+TEST_CASE("S4.1, S4.2, S4.7: a launch's L2 policy meets the GPU's limits as the runtime applies them",
+          "[memory][l2]") {
   const Arch hopper = load_arch("hopper-h100");
   traces::KernelInfo k;
   k.window = window(kWindow, hopper.l2_max_window_bytes, 0.5);

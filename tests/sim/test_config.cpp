@@ -96,7 +96,8 @@ TEST_CASE("a UTF-8 byte order mark before the first line is not part of it", "[s
 TEST_CASE("a line starting with ';' is a comment, as in most INI dialects", "[sim][config]") {
   std::string dir = warpsim::test::temp_dir("config-semicolon");
   Config c(specs());
-  const std::string path = write(dir, "; a comment\n[l2]\n  ; indented\nsize_bytes = 2048\n;size_bytes = 1\nsize_bytes = 3\n");
+  const std::string path =
+      write(dir, "; a comment\n[l2]\n  ; indented\nsize_bytes = 2048\n;size_bytes = 1\nsize_bytes = 3\n");
   // The ';' lines are skipped and the line numbers stay right: the repeat is on line 6.
   REQUIRE_THROWS_WITH(c.load_ini(path), Catch::Contains(":6") && Catch::Contains("already set on line 4"));
   c.load_ini(write(dir, ";x\n[l2]\nsize_bytes = 2048\n"));

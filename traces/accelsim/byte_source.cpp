@@ -87,13 +87,17 @@ class XzFileSource : public ByteSource {
     if (lzma_stream_decoder(&stream_, UINT64_MAX, 0) != LZMA_OK) throw InputError(path_, "cannot start the xz decoder");
   }
 
+  const std::uint8_t* input_begin() const { return reinterpret_cast<const std::uint8_t*>(input_.data()); }
+  // Where the decoder stands in input_ (0 before the first read).
+  std::uint64_t position() const { return stream_.next_in ? static_cast<std::uint64_t>(stream_.next_in - input_begin()) : 0; }
+
   // Keeps the `keep` unread bytes (moved to the front) and reads more after them.
   void refill(std::size_t keep) {
     if (input_ended_) return;
+    consumed_ += position();
     if (keep > 0) std::memmove(input_.data(), stream_.next_in, keep);
     const std::size_t n = file_.read(input_.data() + keep, input_.size() - keep);
-    consumed_ += static_cast<std::uint64_t>(stream_.next_in ? stream_.next_in - reinterpret_cast<const std::uint8_t*>(input_.data()) : 0);
-    stream_.next_in = reinterpret_cast<const std::uint8_t*>(input_.data());
+    stream_.next_in = input_begin();
     stream_.avail_in = keep + n;
     if (n == 0) input_ended_ = true;
   }
@@ -112,8 +116,7 @@ class XzFileSource : public ByteSource {
     }
     if (stream_.avail_in == 0) return false;
     if (stream_.avail_in < sizeof kMagic) refill(stream_.avail_in);
-    const std::uint64_t offset = consumed_ + static_cast<std::uint64_t>(
-                                                 stream_.next_in - reinterpret_cast<const std::uint8_t*>(input_.data()));
+    const std::uint64_t offset = consumed_ + position();
     if (stream_.avail_in < sizeof kMagic || std::memcmp(stream_.next_in, kMagic, sizeof kMagic) != 0)
       throw InputError(path_, "unexpected bytes after the end of the .xz stream, at byte " + std::to_string(offset) +
                                   " (something appended to the file?)");

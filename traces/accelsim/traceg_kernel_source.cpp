@@ -264,7 +264,8 @@ std::vector<std::string> TracegKernelSource::warnings() const {
   if (first_short_block_) {
     // Accepted, not refused: the missing warps run nothing, which is what a hand-cut trace means.
     const ShortBlock& b = *first_short_block_;
-    std::string more = short_blocks_ > 1 ? " (and " + std::to_string(short_blocks_ - 1) + " more blocks list too few)" : "";
+    const std::string more =
+        short_blocks_ > 1 ? " (and " + std::to_string(short_blocks_ - 1) + " more blocks list too few)" : "";
     out.push_back(path_ + ":" + std::to_string(b.line) + ": thread block " + std::to_string(b.id) + " lists " +
                   std::to_string(b.listed) + " of its " + std::to_string(b.warps) + " warps" + more +
                   "; the warps not listed run no instruction (a traced block lists all its warps)");
