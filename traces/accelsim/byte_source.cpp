@@ -89,7 +89,9 @@ class XzFileSource : public ByteSource {
 
   const std::uint8_t* input_begin() const { return reinterpret_cast<const std::uint8_t*>(input_.data()); }
   // Where the decoder stands in input_ (0 before the first read).
-  std::uint64_t position() const { return stream_.next_in ? static_cast<std::uint64_t>(stream_.next_in - input_begin()) : 0; }
+  std::uint64_t position() const {
+    return stream_.next_in ? static_cast<std::uint64_t>(stream_.next_in - input_begin()) : 0;
+  }
 
   // Keeps the `keep` unread bytes (moved to the front) and reads more after them.
   void refill(std::size_t keep) {
