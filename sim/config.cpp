@@ -42,6 +42,12 @@ bool parse_size(const std::string& text, std::int64_t& out) {
   return true;
 }
 
+std::string without_size_suffix(const std::string& text) {
+  std::int64_t size = 0;
+  const bool suffixed = !text.empty() && std::string_view("KMG").find(text.back()) != std::string_view::npos;
+  return suffixed && parse_size(text, size) ? std::to_string(size) : text;
+}
+
 bool parse_float(const std::string& text, double& out) {
   if (text.empty()) return false;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
@@ -90,10 +96,7 @@ void Config::set_assignment(const std::string& assignment, const std::string& or
 void Config::set(const std::string& key, const std::string& value, const std::string& origin,
                  const std::string& source) {
   if (!has(key)) unknown_key(key, origin);
-  std::string plain = value;  // "4M" -> "4194304" for an integer
-  std::int64_t size = 0;
-  const bool suffixed = !value.empty() && std::string_view("KMG").find(value.back()) != std::string_view::npos;
-  if (spec(key).type == ParamType::Int && suffixed && parse_size(value, size)) plain = std::to_string(size);
+  const std::string plain = spec(key).type == ParamType::Int ? without_size_suffix(value) : value;
   check(key, plain, origin);
   ParamSetting s{plain, origin, source};
   // An override keeps the preset's source comment only if it did not change the value.

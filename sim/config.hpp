@@ -77,6 +77,8 @@ class Config {
 bool parse_int(const std::string& text, std::int64_t& out);
 // An integer with an optional binary size suffix: "4K" = 4096, "64M", "1G"; false on overflow.
 bool parse_size(const std::string& text, std::int64_t& out);
+// A size with a suffix as its plain number ("4M" -> "4194304"); any other text unchanged.
+std::string without_size_suffix(const std::string& text);
 bool parse_float(const std::string& text, double& out);
 bool parse_bool(const std::string& text, bool& out);
 

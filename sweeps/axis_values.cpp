@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <unordered_set>
 #include <algorithm>
-#include <limits>
 
 #include "sim/config.hpp"
 #include "sim/errors.hpp"
@@ -15,10 +14,6 @@ namespace warpsim::sweeps {
 namespace {
 
 std::string trimmed(const std::string& s) { return std::string(sim::trim(s)); }
-
-// "4K" -> 4096; plain integers pass through. Suffixes are binary because sizes in the kernel
-// library (persist_bytes, window_bytes) are byte counts.
-bool parse_size(const std::string& text, std::int64_t& out) { return sim::parse_size(text, out); }
 
 // Digits after the decimal point as written, so a float range prints at the precision the user wrote.
 int decimals_of(const std::string& text) {
@@ -64,7 +59,8 @@ std::vector<std::string> parse_range(const std::string& text, const std::string&
 
   std::vector<std::string> out;
   std::int64_t a, b, s = 1;
-  bool integers = parse_size(first, a) && parse_size(last, b) && (step_text.empty() || parse_size(step_text, s));
+  bool integers = sim::parse_size(first, a) && sim::parse_size(last, b) &&
+                  (step_text.empty() || sim::parse_size(step_text, s));
   if (kind == "x") {
     double fa, fb, f;
     if (!sim::parse_float(step_text, f) || f <= 1) return bad("the factor must be a number above 1");
@@ -112,13 +108,8 @@ std::vector<std::string> parse_range(const std::string& text, const std::string&
   return out;
 }
 
-std::string normalise_single(const std::string& item) {
-  std::int64_t v;
-  // Size suffixes become plain integers so the simulator and the result columns see numbers.
-  if (!item.empty() && (item.back() == 'K' || item.back() == 'M' || item.back() == 'G') && parse_size(item, v))
-    return std::to_string(v);
-  return item;
-}
+// Size suffixes become plain integers so the simulator and the result columns see numbers.
+std::string normalise_single(const std::string& item) { return sim::without_size_suffix(item); }
 
 }  // namespace
 

@@ -15,9 +15,11 @@
 namespace warpsim::sweeps {
 namespace {
 
+constexpr const char* kJournalMagic = "# warpsim-journal/";
+
 std::string header_line(std::uint64_t fp, std::size_t metric_count) {
   char buf[96];
-  std::snprintf(buf, sizeof buf, "# warpsim-journal/2 sweep=%016llx metrics=%zu\n",
+  std::snprintf(buf, sizeof buf, "%s2 sweep=%016llx metrics=%zu\n", kJournalMagic,
                 static_cast<unsigned long long>(fp), metric_count);
   return buf;
 }
@@ -54,7 +56,7 @@ Journal::Journal(std::filesystem::path path, std::uint64_t sweep_fingerprint, st
       // A header cut short by a kill right after creation means nothing was recorded yet.
       if (text.size() < header.size() && header.compare(0, text.size(), text) == 0) {
         exists = false;
-      } else if (line.rfind("# warpsim-journal/", 0) != 0) {
+      } else if (line.rfind(kJournalMagic, 0) != 0) {
         // Not ours at all: someone else's file, or junk written over it. Say so rather than
         // blame a changed spec.
         std::string shown = line.substr(0, 60);

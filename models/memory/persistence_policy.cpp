@@ -45,7 +45,6 @@ PersistencePolicy::PersistencePolicy(const Arch& arch, std::uint64_t seed)
     : available_(arch.l2_persistence),
       l2_bytes_(arch.l2_bytes),
       persist_max_(arch.l2_persist_max_bytes),
-      max_window_(arch.l2_max_window_bytes),
       salt_(sim::Rng(seed, "gpu.l2.persistence").next()) {}
 
 std::uint64_t PersistencePolicy::resolve_set_aside(std::int64_t requested) const {
@@ -72,7 +71,6 @@ void PersistencePolicy::set_window(std::uint32_t kernel_slot, const AccessPolicy
   Slot& s = windows_[kernel_slot];
   s.active = available_ && window.bytes > 0;
   s.window = window;
-  if (max_window_ > 0) s.window.bytes = std::min(s.window.bytes, max_window_);
   s.threshold = threshold_for(window.hit_ratio);
 }
 

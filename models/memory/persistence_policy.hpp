@@ -45,8 +45,8 @@ class PersistencePolicy {
   // persistingL2CacheMaxSize); any request is capped by that maximum; 0 without persistence.
   std::uint64_t resolve_set_aside(std::int64_t requested) const;
 
-  // S4.2: a window for a kernel slot; `bytes = 0` disables it. check_launch_policy() has refused
-  // what the runtime would; num_bytes and hit_ratio are still kept within their limits here.
+  // S4.2: a window for a kernel slot; `bytes = 0` disables it. Its size is taken as given:
+  // check_launch_policy() refused every window above accessPolicyMaxWindowSize at launch.
   void set_window(std::uint32_t kernel_slot, const AccessPolicyWindow& window);
   void clear_window(std::uint32_t kernel_slot);
   const AccessPolicyWindow* window(std::uint32_t kernel_slot) const;
@@ -74,7 +74,7 @@ class PersistencePolicy {
     std::uint64_t threshold = 0;  // hash < threshold -> hit_prop
   };
   bool available_ = false;
-  std::uint64_t l2_bytes_ = 0, persist_max_ = 0, max_window_ = 0;
+  std::uint64_t l2_bytes_ = 0, persist_max_ = 0;
   std::uint64_t salt_ = 0;
   std::vector<Slot> windows_;
 };
