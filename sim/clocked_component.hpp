@@ -23,6 +23,14 @@ class ClockedComponent : public Component, public EventHandler {
   ClockedComponent(Engine& engine, TickGroup& group, ClockDomain clock, std::string path)
       : Component(std::move(path)), engine_(engine), clock_(clock), group_(&group), group_index_(group.join(*this)) {}
 
+  // From now on ticks through `group` (same clock), after the members that joined before. For a
+  // component that must tick after others built later than itself (the GigaThread engine after
+  // the SMs that report to it); call it before the first wake.
+  void tick_through(TickGroup& group) {
+    group_ = &group;
+    group_index_ = group.join(*this);
+  }
+
   // Ticks at the next edge that has not been ticked yet.
   void wake() { wake_at_time(engine_.now()); }
   // Ticks at cycle `cycle` (or the next untaken edge after it), unless a tick comes sooner.

@@ -17,6 +17,10 @@ Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats)
   gigathread_ = std::make_unique<GigaThread>(engine_, clock_, arch, sms_);
   for (std::uint32_t i = 0; i < arch.sms; ++i)
     sms_.push_back(std::make_unique<Sm>(engine_, sm_ticks_, clock_, arch, i, memory, *gigathread_, stats));
+  // At a clock edge the SMs tick first, then the GigaThread engine: it sees the blocks retired at
+  // that edge and hands out their resources at once. A fixed order, rather than whichever event
+  // happened to be scheduled first, keeps results independent of when each component slept.
+  gigathread_->tick_through(sm_ticks_);
   engine_.watch(*gigathread_);
   for (const auto& sm : sms_) engine_.watch(*sm);
 }

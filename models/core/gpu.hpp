@@ -52,7 +52,7 @@ class Gpu {
   MemorySystem& memory_;
   sim::Engine engine_;
   sim::ClockDomain clock_;
-  sim::TickGroup sm_ticks_;  // declared before the SMs that join it
+  sim::TickGroup sm_ticks_;  // declared before the SMs and the GigaThread engine that tick through it
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<GigaThread> gigathread_;
   static std::vector<std::string> merged(std::vector<std::string> into, const std::vector<std::string>& more);
