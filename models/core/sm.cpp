@@ -21,10 +21,11 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
       listener_(listener),
       buffer_depth_(arch.dispatch_per_scheduler > 1 ? 2 : 1),
       per_scheduler_((arch.max_warps_per_sm + arch.schedulers - 1) / arch.schedulers),
-      scan_width_((per_scheduler_ + 3) / 4 * 4),
-      warps_(std::size_t(per_scheduler_) * arch.schedulers),
+      width_((per_scheduler_ + 3) / 4 * 4),
+      warps_(std::size_t(width_) * arch.schedulers),
       sched_(arch.schedulers),
-      ready_at_(std::size_t(scan_width_) * arch.schedulers, kNeverStamp),
+      ready_at_(std::size_t(width_) * arch.schedulers, kNeverStamp),
+      barrier_ready_at_(ready_at_.size(), kNeverStamp),
       head_unit_(ready_at_.size(), traces::Unit::Int),
       age_(ready_at_.size()),
       blocks_(arch.max_blocks_per_sm) {
@@ -93,7 +94,7 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
   used_shared_ += f.shared_bytes;
 
   const sim::Cycle now = now_cycle();
-  if (stamps_.needs_rebase(now)) stamps_.rebase(now, ready_at_);
+  if (stamps_.needs_rebase(now)) stamps_.rebase(now, {&ready_at_, &barrier_ready_at_});
   {
     // Where the warps will go is known up front, so the host lines the loop below reads first
     // (each slot's stream and scoreboard, cold since the slot's last warp left) load together
@@ -102,7 +103,7 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
     std::uint32_t from = next_scheduler_;
     for (std::size_t k = 0; k < streams.size(); ++k) {
       const std::uint32_t slot = free_slot(active, from);
-      active[slot % arch_.schedulers] |= bit(slot);
+      active[slot / width_] |= std::uint64_t{1} << (slot % width_);
       from = (from + 1) % arch_.schedulers;
       __builtin_prefetch(&warps_[slot].stream);
       __builtin_prefetch(&warps_[slot].scoreboard);
@@ -111,6 +112,7 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
   std::uint64_t launched = 0;
   for (auto& stream : streams) {
     const std::uint32_t slot = free_slot(active_masks(), next_scheduler_);
+    const std::uint32_t s = slot / width_, i = slot % width_;
     next_scheduler_ = (next_scheduler_ + 1) % arch_.schedulers;
     Warp& w = warps_[slot];
     w.stream.hold(std::move(stream));
@@ -124,15 +126,15 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
     w.block_slot = b;
     w.kernel_slot = kernel_slot;
     change_resident_warps(+1, now);
-    scheduler_of(slot).active |= bit(slot);
-    scheduler_of(slot).at_barrier &= ~bit(slot);
-    age_[flat(slot)] = warps_launched_++;
-    set_head(slot, ready, false, false);
-    recheck(slot, std::max(now, ready));
+    sched_[s].active |= std::uint64_t{1} << i;
+    sched_[s].at_barrier &= ~(std::uint64_t{1} << i);
+    age_[slot] = warps_launched_++;
+    set_head(s, i, ready, false, false);
+    recheck(s, std::max(now, ready));
     if (!w.fill(buffer_depth_))
-      retire_warp(slot, now);  // a warp a trace recorded with no instructions
+      retire_warp(s, i, now);  // a warp a trace recorded with no instructions
     else
-      head_unit_[flat(slot)] = w.front().unit;
+      head_unit_[slot] = w.front().unit;
   }
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s)
     if (sched_[s].state == SchedulerState::Idle) set_state(s, SchedulerState::NoEligible, now);
@@ -158,9 +160,10 @@ std::uint32_t Sm::free_slot(const ActiveMasks& active, std::uint32_t from) const
   throw std::logic_error(path() + ": no free warp slot, although fits() admitted the block");
 }
 
-void Sm::retire_warp(std::uint32_t slot, sim::Cycle now) {
-  Warp& w = warps_[slot];
-  scheduler_of(slot).active &= ~bit(slot);
+void Sm::retire_warp(std::uint32_t s, std::uint32_t i, sim::Cycle now) {
+  Warp& w = warps_[slot_of(s, i)];
+  sched_[s].active &= ~(std::uint64_t{1} << i);
+  ready_at_[slot_of(s, i)] = kNeverStamp;  // only runnable warps hold a stamp (sm.hpp)
   w.stream.reset();
   change_resident_warps(-1, now);
   if (now > w.started) counters_.warp_cycles += now - w.started;
@@ -179,18 +182,23 @@ void Sm::release_barrier_if_complete(Block& block, sim::Cycle now) {
   if (block.warps_at_barrier == 0 || block.warps_at_barrier < block.warps_total - block.warps_finished) return;
   block.warps_at_barrier = 0;
   const std::uint32_t b = static_cast<std::uint32_t>(&block - blocks_.data());
-  for (std::uint32_t slot = 0; slot < warps_.size(); ++slot) {
-    Warp& w = warps_[slot];
-    if (is_active(slot) && w.block_slot == b && is_at_barrier(slot)) {
-      scheduler_of(slot).at_barrier &= ~bit(slot);
-      const sim::Cycle ready = std::max(stamps_.cycle(ready_at_[flat(slot)]), now + 1);
-      set_head(slot, ready, w.scoreboard.ready_cycle(w.front()) > now + 1, false);
-      recheck(slot, now + 1);
+  for (std::uint32_t s = 0; s < arch_.schedulers; ++s) {
+    Scheduler& m = sched_[s];
+    for (std::uint64_t waiting = m.active & m.at_barrier; waiting != 0; waiting &= waiting - 1) {
+      const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctzll(waiting));
+      const std::uint32_t slot = slot_of(s, i);
+      Warp& w = warps_[slot];
+      if (w.block_slot != b) continue;
+      m.at_barrier &= ~(std::uint64_t{1} << i);
+      const sim::Cycle ready = std::max(stamps_.cycle(barrier_ready_at_[slot]), now + 1);
+      set_head(s, i, ready, w.scoreboard.ready_cycle(w.front()) > now + 1, false);
+      recheck(s, now + 1);
+      heads_changed_ = true;
     }
   }
 }
 
-void Sm::issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
+void Sm::issue(Warp& w, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now) {
   const traces::Instruction& in = w.front();
   UnitPool& unit = pool(scheduler, in.unit);
   ++counters_.instructions;
@@ -207,7 +215,7 @@ void Sm::issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
     w.scoreboard.write(in, now + arch_.latency[static_cast<int>(in.unit)], false);
   }
   if (in.control == traces::Control::Barrier) {
-    scheduler_of(slot_of(w)).at_barrier |= bit(slot_of(w));
+    sched_[scheduler].at_barrier |= std::uint64_t{1} << index;
     w.pop();
     arrive_at_barrier(blocks_[w.block_slot], now);
     return;
@@ -215,25 +223,25 @@ void Sm::issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
   w.pop();
 }
 
-void Sm::advance(Warp& w, std::uint32_t slot, sim::Cycle now) {
+void Sm::advance(Warp& w, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now) {
   if (!w.fill(buffer_depth_)) {
     Block& block = blocks_[w.block_slot];
-    retire_warp(slot, now);
+    retire_warp(scheduler, index, now);
     if (block.warps_finished == block.warps_total)
       retire_queue_.push_back(static_cast<std::uint32_t>(&block - blocks_.data()));
     return;
   }
   const Scoreboard::Readiness r = w.scoreboard.readiness(w.front());
-  set_head(slot, std::max(now + 1, r.ready), r.ready > now + 1, r.memory);
-  head_unit_[flat(slot)] = w.front().unit;
+  set_head(scheduler, index, std::max(now + 1, r.ready), r.ready > now + 1, r.memory);
+  head_unit_[slot_of(scheduler, index)] = w.front().unit;
   if (w.front().is_memory()) memory_.prefetch(id_, w.front());
 }
 
-bool Sm::try_dual_issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
+bool Sm::try_dual_issue(Warp& w, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now) {
   // S2.3/S2.4: the warp's next instruction issues in the same cycle if it is independent of the
   // first (the scoreboard already holds the first's destinations), its unit still has room, and
   // neither is a DP instruction when the preset forbids that pairing.
-  if (w.count < 1 || is_at_barrier(slot_of(w))) return false;
+  if (w.count < 1 || is_at_barrier(scheduler, index)) return false;
   const traces::Instruction& next = w.front();
   if (next.control != traces::Control::None) return false;
   if (w.scoreboard.ready_cycle(next) > now) return false;
@@ -241,10 +249,19 @@ bool Sm::try_dual_issue(Warp& w, std::uint32_t scheduler, sim::Cycle now) {
   return true;
 }
 
-void Sm::set_head(std::uint32_t slot, sim::Cycle ready, bool operands_pending, bool waits_on_memory) {
-  ready_at_[flat(slot)] = stamps_.of(ready);
-  Scheduler& m = scheduler_of(slot);
-  const std::uint64_t b = bit(slot);
+void Sm::set_head(std::uint32_t scheduler, std::uint32_t index, sim::Cycle ready, bool operands_pending,
+                  bool waits_on_memory) {
+  Scheduler& m = sched_[scheduler];
+  const std::uint64_t b = std::uint64_t{1} << index;
+  // A warp waiting at a barrier keeps its head's stamp aside until the release (sm.hpp).
+  const std::uint32_t slot = slot_of(scheduler, index);
+  const Stamp stamp = stamps_.of(ready);
+  if (m.at_barrier & b) {
+    barrier_ready_at_[slot] = stamp;
+    ready_at_[slot] = kNeverStamp;
+  } else {
+    ready_at_[slot] = stamp;
+  }
   m.operands_pending = operands_pending ? m.operands_pending | b : m.operands_pending & ~b;
   m.waits_on_memory = waits_on_memory ? m.waits_on_memory | b : m.waits_on_memory & ~b;
 }
@@ -263,15 +280,16 @@ SchedulerState Sm::stall_reason(std::uint32_t s, const Earliest& c) const {
 bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   const std::uint32_t n = per_scheduler_;
   Scheduler& m = sched_[s];
-  const Stamp* const ready = &ready_at_[std::size_t(s) * scan_width_];
-  const traces::Unit* const unit = &head_unit_[std::size_t(s) * scan_width_];
+  const Stamp* const ready = &ready_at_[std::size_t(s) * width_];
+  const traces::Unit* const unit = &head_unit_[std::size_t(s) * width_];
   UnitPool* const units = pools_of(s);
 
   // S2.1: a warp may issue when its operands are ready, it is not waiting at a barrier, and the
-  // unit its instruction needs has room this cycle.
-  const std::uint64_t ready_now = ready_by(ready, scan_width_, stamps_.of(now));
+  // unit its instruction needs has room this cycle. Only runnable warps hold a stamp, so the
+  // look's `waiting` is the runnable warp whose operands land first.
+  const Look look_now = look(ready, width_, stamps_.of(now));
   const std::uint64_t runnable = m.active & ~m.at_barrier;
-  std::uint64_t eligible = runnable & ready_now;
+  std::uint64_t eligible = runnable & look_now.ready;
 
   std::uint32_t chosen = n;
   bool unit_busy = false;
@@ -282,7 +300,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     if ((eligible >> g & 1) && units[static_cast<int>(unit[g])].can_issue(now)) {
       chosen = g;
     } else {
-      const std::uint64_t* age = &age_[std::size_t(s) * scan_width_];
+      const std::uint64_t* age = &age_[std::size_t(s) * width_];
       for (std::uint64_t c = eligible; c != 0; c &= c - 1) {
         const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctzll(c));
         UnitPool& u = units[static_cast<int>(unit[i])];
@@ -314,7 +332,7 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   if (chosen == n) {
     // Nothing changes for this scheduler before a waiting warp's operands land or a unit that
     // turned a warp away has room again (units only fill up in between), so it sleeps till then.
-    const Earliest c = closest(s, runnable & ~ready_now);
+    const Earliest c = look_now.waiting;
     m.recheck_at = unit_busy ? std::min(unit_free, cycle_of(c)) : cycle_of(c);
     if (c.index < n) likely_next_[s] = static_cast<std::uint8_t>(c.index);
     set_state(s, unit_busy ? SchedulerState::UnitBusy : stall_reason(s, c), now);
@@ -324,17 +342,18 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   const bool another_eligible = (eligible & ~(std::uint64_t{1} << chosen)) != 0;
   const std::uint32_t slot = slot_of(s, chosen);
   Warp& w = warps_[slot];
+  heads_changed_ = false;
   const bool first_is_fp64 = w.front().unit == traces::Unit::Fp64;
   const bool first_is_control = w.front().control != traces::Control::None;
-  issue(w, s, now);
+  issue(w, s, chosen, now);
   ++counters_.issue_events;
-  if (arch_.dispatch_per_scheduler > 1 && !first_is_control && is_active(slot) &&
+  if (arch_.dispatch_per_scheduler > 1 && !first_is_control && (m.active >> chosen & 1u) &&
       !(arch_.fp64_blocks_dual_issue && (first_is_fp64 || (w.count > 0 && w.front().unit == traces::Unit::Fp64))) &&
-      try_dual_issue(w, s, now)) {
-    issue(w, s, now);
+      try_dual_issue(w, s, chosen, now)) {
+    issue(w, s, chosen, now);
     ++counters_.dual_issues;
   }
-  advance(w, slot, now);
+  advance(w, s, chosen, now);
   m.rotation = chosen + 1 == n ? 0 : chosen + 1;
   m.greedy = chosen;
   set_state(s, SchedulerState::Issued, now);
@@ -345,7 +364,14 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     const std::uint64_t others = eligible & ~(std::uint64_t{1} << chosen);
     if (others != 0) likely_next_[s] = static_cast<std::uint8_t>(first_in_rotation(others, m.rotation));
   } else {
-    const Earliest c = closest(s, m.active & ~m.at_barrier);
+    // The closest warp now: the look's waiting one or this warp's next instruction, unless the
+    // issue released a barrier (or the warp's exit did), which moves other warps' stamps.
+    Earliest c = look_now.waiting;
+    if (heads_changed_) {
+      c = closest(s, m.active & ~m.at_barrier);
+    } else if (const Stamp mine = ready[chosen]; mine != kNeverStamp && (mine < c.ready || (mine == c.ready && chosen < c.index))) {
+      c = {chosen, mine};
+    }
     m.recheck_at = cycle_of(c);
     if (c.index < n) likely_next_[s] = static_cast<std::uint8_t>(c.index);
     if (cycle_of(c) > now + 1) set_state(s, stall_reason(s, c), now + 1);
@@ -368,7 +394,7 @@ void Sm::prefetch() const {
     __builtin_prefetch(reinterpret_cast<const char*>(&w.scoreboard) + 64);        // P0-P7, R0-R7
     __builtin_prefetch(reinterpret_cast<const char*>(&w.scoreboard) + 128);       // R8-R23
     if (buffer_depth_ > 1) __builtin_prefetch(&w.buffer[1]);
-    __builtin_prefetch(&ready_at_[std::size_t(s) * scan_width_]);
+    __builtin_prefetch(&ready_at_[std::size_t(s) * width_]);
     __builtin_prefetch(&w.stream);
     __builtin_prefetch(reinterpret_cast<const char*>(&w.stream) + 64);
   }
@@ -382,7 +408,7 @@ void Sm::prefetch() const {
 }
 
 bool Sm::tick(sim::Cycle now) {
-  if (stamps_.needs_rebase(now)) stamps_.rebase(now, ready_at_);
+  if (stamps_.needs_rebase(now)) stamps_.rebase(now, {&ready_at_, &barrier_ready_at_});
   // A block whose warps have all exited gives its resources back once its memory operations have
   // completed, its stores acknowledged by L2. GPGPU-Sim and Accel-Sim do the same: a warp is done
   // when it has exited, its stores are acknowledged and nothing of it is in the pipeline
@@ -428,20 +454,27 @@ bool Sm::tick(sim::Cycle now) {
       issued |= issue_from(s >= n ? s - n : s, now);
     }
   }
-  if (issued) return true;
-  // Nothing issued anywhere: sleep until a scheduler could find something or a finished block's
-  // memory operations complete.
+  // Sleep until a scheduler could find something or a finished block's memory operations
+  // complete: after an issue that is often not the next cycle (a lone warp waiting on its own
+  // result), and a tick that finds nothing due costs as much as one that issues.
   sim::Cycle next = kNever;
   for (const Scheduler& scheduler : sched_) next = std::min(next, scheduler.recheck_at);
   for (const std::uint32_t b : retire_queue_) next = std::min(next, std::max(now + 1, blocks_[b].last_memory_ready));
+  if (issued) {
+    if (next == now + 1) return true;  // ticks again next cycle
+    engine().note_progress();
+  }
   if (next != kNever) wake_at(next);
   return false;
 }
 
 void Sm::finish(sim::Cycle end) {
   change_resident_warps(0, end);
-  for (std::uint32_t slot = 0; slot < warps_.size(); ++slot)
-    if (is_active(slot) && end > warps_[slot].started) counters_.warp_cycles += end - warps_[slot].started;
+  for (std::uint32_t s = 0; s < arch_.schedulers; ++s)
+    for (std::uint64_t active = sched_[s].active; active != 0; active &= active - 1) {
+      const Warp& w = warps_[slot_of(s, static_cast<std::uint32_t>(__builtin_ctzll(active)))];
+      if (end > w.started) counters_.warp_cycles += end - w.started;
+    }
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s) set_state(s, sched_[s].state, end);
 }
 
@@ -449,8 +482,9 @@ std::string Sm::waiting_for() const {
   int barrier = 0, memory = 0, other = 0;
   for (std::uint32_t slot = 0; slot < warps_.size(); ++slot) {
     const Warp& w = warps_[slot];
-    if (!is_active(slot)) continue;
-    if (is_at_barrier(slot))
+    const std::uint32_t s = slot / width_, i = slot % width_;
+    if ((sched_[s].active >> i & 1u) == 0) continue;
+    if (is_at_barrier(s, i))
       ++barrier;
     else if (w.count > 0 && w.scoreboard.blocked_by_memory(w.front()))
       ++memory;

@@ -97,6 +97,11 @@ class Sm final : public sim::ClockedComponent {
     sim::Cycle last_memory_ready = 0;  // its last load's data back, its last store acknowledged
   };
 
+  // Warp slots are numbered scheduler by scheduler: warp i of scheduler s is slot
+  // s * width_ + i, the same index in warps_ and in the arrays the scans read, so the hot path
+  // never divides by the scheduler count to find a warp's scheduler (S1.4 decides which
+  // scheduler a warp joins, launch_block).
+  std::uint32_t slot_of(std::uint32_t scheduler, std::uint32_t index) const { return scheduler * width_ + index; }
   // Each scheduler's occupied warp indices, and the slot a block's next warp takes given them.
   using ActiveMasks = std::array<std::uint64_t, kMaxSchedulers>;
   ActiveMasks active_masks() const;
@@ -104,7 +109,7 @@ class Sm final : public sim::ClockedComponent {
   bool issue_from(std::uint32_t scheduler, sim::Cycle now);
   // The waiting warp (in `candidates`) whose operands land first.
   Earliest closest(std::uint32_t scheduler, std::uint64_t candidates) const {
-    return earliest(&ready_at_[std::size_t(scheduler) * scan_width_], scan_width_, candidates);
+    return earliest(&ready_at_[std::size_t(scheduler) * width_], width_, candidates);
   }
   sim::Cycle cycle_of(const Earliest& e) const { return stamps_.cycle(e.ready); }
   SchedulerState stall_reason(std::uint32_t scheduler, const Earliest& c) const;
@@ -114,28 +119,23 @@ class Sm final : public sim::ClockedComponent {
     const std::uint64_t after = candidates >> start << start;
     return static_cast<std::uint32_t>(__builtin_ctzll(after != 0 ? after : candidates));
   }
-  void recheck(std::uint32_t slot, sim::Cycle at) {
-    sim::Cycle& r = scheduler_of(slot).recheck_at;
+  void recheck(std::uint32_t scheduler, sim::Cycle at) {
+    sim::Cycle& r = sched_[scheduler].recheck_at;
     r = std::min(r, at);
   }
-  std::uint32_t slot_of(std::uint32_t scheduler, std::uint32_t index) const { return index * arch_.schedulers + scheduler; }
-  std::size_t flat(std::uint32_t slot) const {
-    return std::size_t(slot % arch_.schedulers) * scan_width_ + slot / arch_.schedulers;
+  bool is_at_barrier(std::uint32_t scheduler, std::uint32_t index) const {
+    return (sched_[scheduler].at_barrier >> index & 1u) != 0;
   }
-  std::uint64_t bit(std::uint32_t slot) const { return std::uint64_t{1} << (slot / arch_.schedulers); }
-  Scheduler& scheduler_of(std::uint32_t slot) { return sched_[slot % arch_.schedulers]; }
-  const Scheduler& scheduler_of(std::uint32_t slot) const { return sched_[slot % arch_.schedulers]; }
-  bool is_active(std::uint32_t slot) const { return (scheduler_of(slot).active & bit(slot)) != 0; }
-  bool is_at_barrier(std::uint32_t slot) const { return (scheduler_of(slot).at_barrier & bit(slot)) != 0; }
-  std::uint32_t slot_of(const Warp& w) const { return static_cast<std::uint32_t>(&w - warps_.data()); }
-  // Head instruction changed or became ready at `ready`: refresh what the scheduler scans.
-  void set_head(std::uint32_t slot, sim::Cycle ready, bool operands_pending, bool waits_on_memory);
-  bool try_dual_issue(Warp& warp, std::uint32_t scheduler, sim::Cycle now);
-  void issue(Warp& warp, std::uint32_t scheduler, sim::Cycle now);
-  void advance(Warp& warp, std::uint32_t slot, sim::Cycle now);
+  // Head instruction of warp `index` of `scheduler` changed or became ready at `ready`: refresh
+  // what the scheduler scans.
+  void set_head(std::uint32_t scheduler, std::uint32_t index, sim::Cycle ready, bool operands_pending,
+                bool waits_on_memory);
+  bool try_dual_issue(Warp& warp, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now);
+  void issue(Warp& warp, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now);
+  void advance(Warp& warp, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now);
   void arrive_at_barrier(Block& block, sim::Cycle now);
   void release_barrier_if_complete(Block& block, sim::Cycle now);
-  void retire_warp(std::uint32_t slot, sim::Cycle now);
+  void retire_warp(std::uint32_t scheduler, std::uint32_t index, sim::Cycle now);
   void set_state(std::uint32_t scheduler, SchedulerState state, sim::Cycle now);
   void change_resident_warps(int delta, sim::Cycle now);
   UnitPool& pool(std::uint32_t scheduler, traces::Unit unit) { return pools_of(scheduler)[static_cast<int>(unit)]; }
@@ -151,15 +151,20 @@ class Sm final : public sim::ClockedComponent {
   // Per scheduler, the warp it will likely issue next, for prefetch(): here in the SM object,
   // whose lines prefetch() reads anyway, rather than in the schedulers' state, four more lines.
   std::array<std::uint8_t, kMaxSchedulers> likely_next_{};
-  const std::uint32_t scan_width_;                    // per_scheduler_ rounded up to a multiple of 4 (warp_scan.hpp)
-  std::vector<Warp> warps_;                           // slot -> warp; slot % schedulers is its scheduler (S1.4)
+  const std::uint32_t width_;                         // per_scheduler_ rounded up to a multiple of 4 (warp_scan.hpp)
+  std::vector<Warp> warps_;                           // slot -> warp (slot_of)
   std::vector<Scheduler> sched_;                      // scheduler -> its masks and standing
   ReadyStamps stamps_;                                // ready cycles <-> the stamps below
-  // When each warp's head instruction may issue, as a stamp: [scheduler][index < scan_width_],
-  // slot = index * schedulers + scheduler.
+  // When each warp's head instruction may issue, as a stamp, by slot; a scheduler's warps are
+  // width_ consecutive entries (slots past per_scheduler_ hold kNeverStamp).
   std::vector<Stamp> ready_at_;
-  std::vector<traces::Unit> head_unit_;               // same layout: unit of the head instruction
-  std::vector<std::uint64_t> age_;                    // same layout: dispatch order, for gto
+  // Only warps that could issue hold a stamp in ready_at_: an empty slot and a warp waiting at a
+  // barrier read kNeverStamp, so a look's minimum needs no mask. The waiting warp's head stamp
+  // is kept here until the barrier releases.
+  std::vector<Stamp> barrier_ready_at_;
+  bool heads_changed_ = false;  // an issue released a barrier: other warps' stamps moved
+  std::vector<traces::Unit> head_unit_;               // by slot: unit of the head instruction
+  std::vector<std::uint64_t> age_;                    // by slot: dispatch order, for gto
   std::vector<Block> blocks_;
   std::vector<UnitPool> pools_;                       // [pool group][unit]
   std::vector<std::uint32_t> retire_queue_;           // blocks whose warps all exited, until their memory completes
