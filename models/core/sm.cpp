@@ -92,9 +92,20 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
   used_warps_ += f.warps;
   used_registers_ += f.registers;
   used_shared_ += f.shared_bytes;
+  block.start = start;
+  block.arriving = std::move(streams);
+  arrivals_.push_back(b);
+  wake_at(start);
+}
 
-  const sim::Cycle now = now_cycle();
-  if (stamps_.needs_rebase(now)) stamps_.rebase(now, {&ready_at_, &barrier_ready_at_});
+void Sm::arrive(std::uint32_t b, sim::Cycle now) {
+  // The block's warps join the schedulers when they can first issue, not at dispatch: until
+  // then the SM holds the block's resources (fits()) but has nothing of it to schedule, so what
+  // an SM does before `start` never depends on a dispatch in between.
+  Block& block = blocks_[b];
+  std::vector<std::unique_ptr<traces::WarpStream>> streams = std::move(block.arriving);
+  const sim::Cycle start = block.start;
+  const std::uint32_t kernel_slot = block.kernel_slot;
   {
     // Where the warps will go is known up front, so the host lines the loop below reads first
     // (each slot's stream and scoreboard, cold since the slot's last warp left) load together
@@ -139,7 +150,6 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s)
     if (sched_[s].state == SchedulerState::Idle) set_state(s, SchedulerState::NoEligible, now);
   if (block.warps_finished == block.warps_total) retire_queue_.push_back(b);
-  wake_at(start);
 }
 
 Sm::ActiveMasks Sm::active_masks() const {
@@ -409,6 +419,11 @@ void Sm::prefetch() const {
 
 bool Sm::tick(sim::Cycle now) {
   if (stamps_.needs_rebase(now)) stamps_.rebase(now, {&ready_at_, &barrier_ready_at_});
+  while (!arrivals_.empty() && blocks_[arrivals_.front()].start <= now) {
+    const std::uint32_t b = arrivals_.front();
+    arrivals_.pop_front();
+    arrive(b, now);
+  }
   // A block whose warps have all exited gives its resources back once its memory operations have
   // completed, its stores acknowledged by L2. GPGPU-Sim and Accel-Sim do the same: a warp is done
   // when it has exited, its stores are acknowledged and nothing of it is in the pipeline
@@ -460,6 +475,7 @@ bool Sm::tick(sim::Cycle now) {
   sim::Cycle next = kNever;
   for (const Scheduler& scheduler : sched_) next = std::min(next, scheduler.recheck_at);
   for (const std::uint32_t b : retire_queue_) next = std::min(next, std::max(now + 1, blocks_[b].last_memory_ready));
+  if (!arrivals_.empty()) next = std::min(next, std::max(now + 1, blocks_[arrivals_.front()].start));
   if (issued) {
     if (next == now + 1) return true;  // ticks again next cycle
     engine().note_progress();
@@ -495,6 +511,7 @@ std::string Sm::waiting_for() const {
   out << resident_warps_ << " resident warps (" << barrier << " at a barrier, " << memory << " on memory, " << other
       << " other)";
   if (!retire_queue_.empty()) out << ", " << retire_queue_.size() << " finished blocks waiting for their stores";
+  if (!arrivals_.empty()) out << ", " << arrivals_.size() << " dispatched blocks not started";
   return out.str();
 }
 

@@ -6,6 +6,7 @@
 // engine hands it a block.
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,7 +55,8 @@ class Sm final : public sim::ClockedComponent {
      MemorySystem& memory, BlockRetireListener& listener, sim::StatsRegistry& stats);
 
   bool fits(const BlockFootprint& block) const;
-  // Makes a block resident; its warps may issue from cycle `start`.
+  // Takes the block's resources now; its warps join the schedulers at cycle `start`, when the
+  // first of them may issue.
   void launch_block(std::uint32_t kernel_slot, const BlockFootprint& footprint,
                     std::vector<std::unique_ptr<traces::WarpStream>> warps, sim::Cycle start);
   // Closes the books at the end of the run: stall states and occupancy up to `end`.
@@ -62,7 +64,9 @@ class Sm final : public sim::ClockedComponent {
 
   const SmCounters& counters() const { return counters_; }
   std::uint32_t resident_warps() const { return resident_warps_; }
-  bool has_pending_work() const override { return resident_warps_ > 0 || !retire_queue_.empty(); }
+  bool has_pending_work() const override {
+    return resident_warps_ > 0 || !retire_queue_.empty() || !arrivals_.empty();
+  }
   void prefetch() const override;
   std::string waiting_for() const override;
 
@@ -95,6 +99,8 @@ class Sm final : public sim::ClockedComponent {
     BlockFootprint footprint;
     std::uint32_t warps_total = 0, warps_finished = 0, warps_at_barrier = 0;
     sim::Cycle last_memory_ready = 0;  // its last load's data back, its last store acknowledged
+    sim::Cycle start = 0;              // its first warp may issue (later ones follow, S1.1)
+    std::vector<std::unique_ptr<traces::WarpStream>> arriving;  // its warps, from dispatch until start
   };
 
   // Warp slots are numbered scheduler by scheduler: warp i of scheduler s is slot
@@ -106,6 +112,7 @@ class Sm final : public sim::ClockedComponent {
   using ActiveMasks = std::array<std::uint64_t, kMaxSchedulers>;
   ActiveMasks active_masks() const;
   std::uint32_t free_slot(const ActiveMasks& active, std::uint32_t from) const;
+  void arrive(std::uint32_t block, sim::Cycle now);  // places a dispatched block's warps
   bool issue_from(std::uint32_t scheduler, sim::Cycle now);
   // The waiting warp (in `candidates`) whose operands land first.
   Earliest closest(std::uint32_t scheduler, std::uint64_t candidates) const {
@@ -168,6 +175,7 @@ class Sm final : public sim::ClockedComponent {
   std::vector<Block> blocks_;
   std::vector<UnitPool> pools_;                       // [pool group][unit]
   std::vector<std::uint32_t> retire_queue_;           // blocks whose warps all exited, until their memory completes
+  std::deque<std::uint32_t> arrivals_;                // dispatched blocks not started, in dispatch (and start) order
 
   std::uint32_t used_threads_ = 0, used_warps_ = 0, used_blocks_ = 0, used_registers_ = 0, used_shared_ = 0;
   std::uint32_t resident_warps_ = 0;

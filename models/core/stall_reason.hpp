@@ -13,7 +13,7 @@ enum class SchedulerState : std::uint8_t {
   MemoryDependency,  // the closest warp waits on a load
   UnitBusy,          // a warp is ready but its execution unit is taken this cycle (S2.5)
   Barrier,           // every resident warp waits at __syncthreads (S2.8)
-  Idle,              // no resident warp
+  Idle,              // no warp of its own (a dispatched block joins the schedulers at its start cycle)
 };
 inline constexpr int kSchedulerStateCount = 7;
 
