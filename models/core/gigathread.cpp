@@ -50,6 +50,7 @@ bool GigaThread::stream_busy(std::uint64_t stream) const {
 }
 
 bool GigaThread::tick(sim::Cycle now) {
+  release_retired(now);
   constexpr sim::Cycle kNone = std::numeric_limits<sim::Cycle>::max();
   sim::Cycle next_start = kNone;  // the end of the earliest start time still running
   for (std::uint32_t slot = 0; slot < kernels_.size(); ++slot) {
@@ -112,17 +113,32 @@ std::uint32_t GigaThread::next_candidate(const std::vector<std::uint64_t>& bits,
   return found < n ? found : first_at_or_after(0);  // wrap around; n when no bit is set
 }
 
-void GigaThread::on_block_retired(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now) {
-  // The freed resources may take a block of any kernel that still has blocks to dispatch.
-  for (auto& run : kernels_)
-    if (run->next_block < run->total_blocks) run->may_fit[sm / 64] |= std::uint64_t{1} << (sm % 64);
-  KernelRun& k = *kernels_[kernel_slot];
-  ++k.retired_blocks;
-  if (k.done()) k.end = now;  // its last block's stores have landed (Sm::tick)
-  wake();
+void GigaThread::on_block_retired(std::uint32_t sm, std::uint32_t block, std::uint32_t kernel_slot, sim::Cycle now) {
+  // Handled when this engine ticks at `now`, after every SM has ticked that cycle (gpu.cpp).
+  retired_.push_back({now, sm, block, kernel_slot});
+  wake_at(now);
+}
+
+void GigaThread::release_retired(sim::Cycle now) {
+  // The SMs report in SM order and each in time order; by time, then SM, is the order in which
+  // they retired (what depends on the order: the kernel's end).
+  std::stable_sort(retired_.begin(), retired_.end(), [](const Retired& a, const Retired& b) { return a.at < b.at; });
+  std::size_t done = 0;
+  for (; done < retired_.size() && retired_[done].at <= now; ++done) {
+    const Retired& r = retired_[done];
+    sms_[r.sm]->release_block(r.block);
+    // The freed resources may take a block of any kernel that still has blocks to dispatch.
+    for (auto& run : kernels_)
+      if (run->next_block < run->total_blocks) run->may_fit[r.sm / 64] |= std::uint64_t{1} << (r.sm % 64);
+    KernelRun& k = *kernels_[r.kernel_slot];
+    ++k.retired_blocks;
+    if (k.done()) k.end = r.at;  // its last block's stores have landed (Sm::tick)
+  }
+  retired_.erase(retired_.begin(), retired_.begin() + static_cast<std::ptrdiff_t>(done));
 }
 
 bool GigaThread::has_pending_work() const {
+  if (!retired_.empty()) return true;
   for (const auto& k : kernels_)
     if (k->next_block < k->total_blocks) return true;
   return false;

@@ -44,7 +44,7 @@ class GigaThread final : public sim::ClockedComponent, public BlockRetireListene
   // True while a kernel of this stream is running.
   bool stream_busy(std::uint64_t stream) const;
 
-  void on_block_retired(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now) override;
+  void on_block_retired(std::uint32_t sm, std::uint32_t block, std::uint32_t kernel_slot, sim::Cycle now) override;
   bool has_pending_work() const override;
   std::string waiting_for() const override;
 
@@ -52,6 +52,8 @@ class GigaThread final : public sim::ClockedComponent, public BlockRetireListene
   bool tick(sim::Cycle now) override;
 
  private:
+  // Gives the SMs back the blocks retired up to `now`, oldest first, and counts them as done.
+  void release_retired(sim::Cycle now);
   // Moves `k.next_block` past the ids its trace left out, counting them as done.
   void skip_untraced(KernelRun& k, sim::Cycle now);
   // The first SM at or after `from` in round-robin order whose bit is set, or sms_.size().
@@ -60,6 +62,12 @@ class GigaThread final : public sim::ClockedComponent, public BlockRetireListene
   const Arch& arch_;
   std::vector<std::unique_ptr<Sm>>& sms_;
   std::vector<std::unique_ptr<KernelRun>> kernels_;
+  // Blocks the SMs reported retired and have not been given back yet (on_block_retired).
+  struct Retired {
+    sim::Cycle at;
+    std::uint32_t sm, block, kernel_slot;
+  };
+  std::vector<Retired> retired_;
   std::uint32_t next_sm_ = 0;
 };
 

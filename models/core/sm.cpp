@@ -54,6 +54,17 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
               "scheduler-cycles without issue, by reason");
 }
 
+void Sm::release_block(std::uint32_t b) {
+  Block& block = blocks_[b];
+  block.active = false;
+  used_blocks_ -= 1;
+  used_threads_ -= block.footprint.threads;
+  used_warps_ -= block.footprint.warps;
+  used_registers_ -= block.footprint.registers;
+  used_shared_ -= block.footprint.shared_bytes;
+  ++counters_.blocks;
+}
+
 bool Sm::fits(const BlockFootprint& f) const {
   return used_blocks_ + 1 <= arch_.max_blocks_per_sm && used_threads_ + f.threads <= arch_.max_threads_per_sm &&
          used_warps_ + f.warps <= arch_.max_warps_per_sm && used_registers_ + f.registers <= arch_.registers_per_sm &&
@@ -440,14 +451,7 @@ bool Sm::tick(sim::Cycle now) {
       continue;
     }
     retire_queue_.erase(retire_queue_.begin() + static_cast<std::ptrdiff_t>(q));
-    block.active = false;
-    used_blocks_ -= 1;
-    used_threads_ -= block.footprint.threads;
-    used_warps_ -= block.footprint.warps;
-    used_registers_ -= block.footprint.registers;
-    used_shared_ -= block.footprint.shared_bytes;
-    ++counters_.blocks;
-    listener_.on_block_retired(id_, block.kernel_slot, now);
+    listener_.on_block_retired(id_, b, block.kernel_slot, now);
   }
   // The schedulers compete for SM-wide units (S2.5); which one asks first rotates every cycle,
   // or the last one would starve whenever the others can fill the units on their own.

@@ -27,8 +27,10 @@ namespace warpsim::models {
 class BlockRetireListener {
  public:
   virtual ~BlockRetireListener() = default;
-  // Called once the block's warps have exited and its memory operations have completed.
-  virtual void on_block_retired(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now) = 0;
+  // Called once the block's warps have exited and its memory operations have completed. The
+  // block still holds its resources: the listener gives them back with Sm::release_block when
+  // its own clock reaches `now` (the SM may have ticked past `now` by then, sm.hpp).
+  virtual void on_block_retired(std::uint32_t sm, std::uint32_t block, std::uint32_t kernel_slot, sim::Cycle now) = 0;
 };
 
 struct SmCounters {
@@ -55,6 +57,8 @@ class Sm final : public sim::ClockedComponent {
      MemorySystem& memory, BlockRetireListener& listener, sim::StatsRegistry& stats);
 
   bool fits(const BlockFootprint& block) const;
+  // Gives a retired block's resources back (BlockRetireListener).
+  void release_block(std::uint32_t block);
   // Takes the block's resources now; its warps join the schedulers at cycle `start`, when the
   // first of them may issue.
   void launch_block(std::uint32_t kernel_slot, const BlockFootprint& footprint,
