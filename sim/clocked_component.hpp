@@ -32,7 +32,7 @@ class ClockedComponent : public Component, public EventHandler {
   }
 
   // Ticks at the next edge that has not been ticked yet.
-  void wake() { wake_at_time(engine_.now()); }
+  void wake() { wake_at_time(now()); }
   // Ticks at cycle `cycle` (or the next untaken edge after it), unless a tick comes sooner.
   void wake_at(Cycle cycle) { wake_at_time(clock_.time_of(cycle)); }
 
@@ -43,7 +43,7 @@ class ClockedComponent : public Component, public EventHandler {
   const ClockDomain& clock() const { return clock_; }
   Engine& engine() const { return engine_; }
   std::uint64_t ticks() const { return ticks_; }
-  Cycle now_cycle() const { return clock_.cycle_at(engine_.now()); }
+  Cycle now_cycle() const { return clock_.cycle_at(now()); }
 
  protected:
   // One clock edge. Return true if anything changed: the component then ticks again next edge.
@@ -52,13 +52,19 @@ class ClockedComponent : public Component, public EventHandler {
 
  private:
   static constexpr Time kNone = std::numeric_limits<Time>::max();
+  static constexpr Cycle kNoCycle = std::numeric_limits<Cycle>::max();
+
+  // The present: the edge being ticked if a tick group is ticking (its window runs members
+  // ahead of the engine's clock), else the engine's time.
+  Time now() const { return group_ != nullptr && group_->ticking() ? group_->tick_time() : engine_.now(); }
 
   void wake_at_time(Time t) {
-    Time edge = clock_.edge_at_or_after(std::max(t, engine_.now()));
+    Time edge = clock_.edge_at_or_after(std::max(t, now()));
     if (ticked_once_ && edge <= last_tick_) edge = last_tick_ + clock_.period();
     if (scheduled_ <= edge) return;  // a tick at or before that edge is already coming
     // A later tick may still be queued; it becomes stale and is ignored when it fires.
     scheduled_ = edge;
+    scheduled_cycle_ = clock_.cycle_at(edge);
     if (group_ != nullptr)
       group_->request(group_index_, edge);
     else
@@ -69,6 +75,7 @@ class ClockedComponent : public Component, public EventHandler {
   bool begin_tick(Time now) {
     if (now != scheduled_) return false;  // stale: superseded by an earlier wake
     scheduled_ = kNone;
+    scheduled_cycle_ = kNoCycle;
     ticked_once_ = true;
     last_tick_ = now;
     ++ticks_;
@@ -92,6 +99,7 @@ class ClockedComponent : public Component, public EventHandler {
       const Time next = now + clock_.period();  // wake(), knowing the next edge is the next cycle
       if (scheduled_ <= next) return;
       scheduled_ = next;
+      scheduled_cycle_ = cycle + 1;
       group_->request_next(group_index_, cycle + 1);
     }
   }
@@ -102,6 +110,7 @@ class ClockedComponent : public Component, public EventHandler {
   std::uint32_t group_index_ = 0;
   Time last_tick_ = 0;
   Time scheduled_ = kNone;
+  Cycle scheduled_cycle_ = kNoCycle;  // the same edge as a cycle: what a TickGroup's window loop follows
   std::uint64_t ticks_ = 0;
   bool ticked_once_ = false;
 };

@@ -25,8 +25,10 @@ void Engine::run(Time until) {
   while (!queue_.empty()) {
     if (queue_.next_time() > until) return;
     Event e = queue_.pop();
-    now_ = e.time;
-    e.handler->on_event(now_, e.payload);
+    // Never back: a handler may have handled instants past its event (handled_until), and an
+    // event left behind inside them is one its handler superseded (it ignores it).
+    now_ = std::max(now_, e.time);
+    e.handler->on_event(e.time, e.payload);
     ++events_processed_;
     if (events_processed_ % kWatchdogStride == 0 && now_ - last_progress_ > deadlock_after_ &&
         any_pending_work())

@@ -1,6 +1,7 @@
 #pragma once
 // The discrete-event engine: advances time from event to event and runs each event's handler.
 // It knows nothing of GPUs. Components register so that the deadlock detector can name them.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -25,6 +26,10 @@ class Engine {
   }
   // Called by models whenever they do useful work (issue, retire, answer a request).
   void note_progress() { last_progress_ = now_; }
+  // A handler whose one event stands for several instants (a TickGroup's window) says how far
+  // it got: the clock moves there, so what runs after it sees the time of the last instant
+  // handled. No other handler may have an event before `t` that is not already past.
+  void handled_until(Time t) { now_ = std::max(now_, t); }
 
   void watch(const Component& component) { watched_.push_back(&component); }
 

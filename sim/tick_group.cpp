@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "sim/clocked_component.hpp"
 
 namespace warpsim::sim {
 
-TickGroup::TickGroup(Engine& engine, ClockDomain clock)
-    : engine_(engine), clock_(clock), occupied_(kWheelCycles / 64, 0) {}
+TickGroup::TickGroup(Engine& engine, ClockDomain clock, Cycle window, WindowListener* listener)
+    : engine_(engine), clock_(clock), window_(window), listener_(listener), occupied_(kWheelCycles / 64, 0) {
+  if (window < 1 || window > kMaxWindow)
+    throw std::invalid_argument("a tick group's window must be 1 to " + std::to_string(kMaxWindow) + " cycles");
+}
 
 std::uint32_t TickGroup::join(ClockedComponent& member) {
   // Members are marked for the next cycle of the group's clock (ClockedComponent::group_tick).
@@ -17,11 +21,13 @@ std::uint32_t TickGroup::join(ClockedComponent& member) {
   members_.push_back(&member);
   words_ = (members_.size() + 63) / 64;
   wheel_.assign(kWheelCycles * words_, 0);
+  in_window_.assign(words_, 0);
   return static_cast<std::uint32_t>(members_.size() - 1);
 }
 
 void TickGroup::mark(std::uint32_t index, Cycle cycle) {
-  same_edge_request_ |= cycle == base_;
+  // While a window is being ticked, a member woken inside it is due again in it.
+  if (cycle - base_ < window_) in_window_[index / 64] |= std::uint64_t{1} << (index % 64);
   slot_words(cycle)[index / 64] |= std::uint64_t{1} << (index % 64);
   const Cycle slot = cycle & (kWheelCycles - 1);
   occupied_[slot / 64] |= std::uint64_t{1} << (slot % 64);
@@ -79,32 +85,47 @@ void TickGroup::schedule_next(Cycle after) {
 void TickGroup::on_event(Time now, std::uint64_t) {
   if (now != scheduled_) return;  // superseded by an earlier request
   scheduled_ = kNone;
-  const Cycle cycle = clock_.cycle_at(now);
-  base_ = cycle;
+  base_ = clock_.cycle_at(now);
   admit_overflow();
+  const Cycle end = base_ + window_;
+  std::fill(in_window_.begin(), in_window_.end(), 0);
+  for (Cycle cycle = base_; cycle < end; ++cycle)
+    for (std::size_t w = 0; w < words_; ++w) in_window_[w] |= slot_words(cycle)[w];
   ticking_ = true;
-  // Lowest index first. A member may ask for this same edge while the others tick (one that has
-  // not ticked yet, woken by one that has); then the slot is read again for the next member, and
-  // otherwise the next member is the one found (and prefetched) before the tick.
-  std::uint64_t* slot = slot_words(cycle);
+  Time last_tick = now;
+  // Lowest member first, through all its due edges of the window. A member may wake another
+  // inside the window: a later one is due when its turn comes; an earlier one is ticked next
+  // (the lowest due member is always taken), after its last tick (ClockedComponent never ticks
+  // an edge twice or goes back), so with a window of one cycle it ticks in the same edge, after
+  // the member that woke it. Before a member ticks, the next one due is asked to prefetch.
   constexpr std::size_t kNoMember = ~std::size_t{0};
-  auto first_due = [&]() {
+  auto lowest_due = [&]() {
     std::size_t w = 0;
-    while (w < words_ && slot[w] == 0) ++w;
-    return w == words_ ? kNoMember : w * 64 + static_cast<std::size_t>(__builtin_ctzll(slot[w]));
+    while (w < words_ && in_window_[w] == 0) ++w;
+    return w == words_ ? kNoMember : w * 64 + static_cast<std::size_t>(__builtin_ctzll(in_window_[w]));
   };
-  for (std::size_t index = first_due(); index != kNoMember;) {
-    slot[index / 64] &= ~(std::uint64_t{1} << (index % 64));
-    const std::size_t following = first_due();
-    if (following != kNoMember) members_[following]->prefetch();
-    same_edge_request_ = false;
-    members_[index]->group_tick(now, cycle);
-    index = same_edge_request_ ? first_due() : following;
+  for (std::size_t index = lowest_due(); index != kNoMember; index = lowest_due()) {
+    in_window_[index / 64] &= ~(std::uint64_t{1} << (index % 64));
+    if (const std::size_t following = lowest_due(); following != kNoMember) members_[following]->prefetch();
+    // From edge to edge the member asks for; marks it left behind in the window are stale and
+    // go with the window's slots below.
+    ClockedComponent& member = *members_[index];
+    for (Cycle cycle = member.scheduled_cycle_; cycle < end; cycle = member.scheduled_cycle_) {
+      const Time at = clock_.time_of(cycle);
+      last_tick = std::max(last_tick, at);
+      tick_time_ = at;
+      member.group_tick(at, cycle);
+    }
   }
   ticking_ = false;
-  const Cycle s = cycle & (kWheelCycles - 1);
-  occupied_[s / 64] &= ~(std::uint64_t{1} << (s % 64));
-  schedule_next(cycle);
+  for (Cycle cycle = base_; cycle < end; ++cycle) {
+    const Cycle s = cycle & (kWheelCycles - 1);
+    occupied_[s / 64] &= ~(std::uint64_t{1} << (s % 64));
+    std::fill(slot_words(cycle), slot_words(cycle) + words_, 0);
+  }
+  engine_.handled_until(last_tick);
+  if (listener_ != nullptr) listener_->window_closed(base_, end);
+  schedule_next(end - 1);
 }
 
 }  // namespace warpsim::sim

@@ -66,6 +66,28 @@ std::vector<std::vector<Cycle>> random_plans(int members) {
   return plans;
 }
 
+// Hears each window close.
+struct WindowLog : WindowListener {
+  std::vector<std::pair<Cycle, Cycle>> windows;
+  void window_closed(Cycle begin, Cycle end) override { windows.emplace_back(begin, end); }
+};
+
+// Runs `plans` in one tick group of `window` cycles; returns the ticks in the order they came,
+// and the engine's event count in `events`.
+Log tick_in_group(const ClockDomain& clock, const std::vector<std::vector<Cycle>>& plans, Cycle window,
+                  WindowListener* listener, std::uint64_t* events = nullptr) {
+  Log log;
+  Engine engine;
+  TickGroup group(engine, clock, window, listener);
+  std::vector<std::unique_ptr<Planned>> m;
+  for (std::size_t i = 0; i < plans.size(); ++i)
+    m.push_back(std::make_unique<Planned>(engine, group, clock, static_cast<int>(i), plans[i], log));
+  for (auto& p : m) p->start();
+  engine.run();
+  if (events != nullptr) *events = engine.events_processed();
+  return log;
+}
+
 }  // namespace
 
 TEST_CASE("a tick group ticks its members at the edges they ask for, in member order", "[sim][clock]") {
@@ -80,17 +102,8 @@ TEST_CASE("a tick group ticks its members at the edges they ask for, in member o
     for (auto& p : m) p->start();
     engine.run();
   }
-  Log group_log;
   std::uint64_t group_events = 0;
-  {
-    Engine engine;
-    TickGroup group(engine, clock);
-    std::vector<std::unique_ptr<Planned>> m;
-    for (int i = 0; i < 150; ++i) m.push_back(std::make_unique<Planned>(engine, group, clock, i, plans[i], group_log));
-    for (auto& p : m) p->start();
-    engine.run();
-    group_events = engine.events_processed();
-  }
+  const Log group_log = tick_in_group(clock, plans, 1, nullptr, &group_events);
   // Same ticks; within an edge, member order.
   REQUIRE(group_log.size() == alone_log.size());
   REQUIRE(std::is_sorted(group_log.begin(), group_log.end()));
@@ -124,4 +137,52 @@ TEST_CASE("a tick group refuses a member on another clock", "[sim][tick_group]")
   Log log;
   Planned same(engine, group, ClockDomain(500), 0, {1}, log);
   REQUIRE_THROWS_AS(Planned(engine, group, ClockDomain(400), 1, {1}, log), std::invalid_argument);
+}
+
+TEST_CASE("a windowed tick group ticks each member through a window before the next", "[sim][clock]") {
+  const ClockDomain clock(505);
+  const auto plans = random_plans(70);
+  const Log lockstep_log = tick_in_group(clock, plans, 1, nullptr);
+  for (const Cycle window : {Cycle{2}, Cycle{37}, Cycle{100}}) {
+    INFO("window " << window);
+    WindowLog closed;
+    const Log log = tick_in_group(clock, plans, window, &closed);
+    // Every member ticks at exactly its edges ...
+    Log sorted = log;
+    std::sort(sorted.begin(), sorted.end());
+    REQUIRE(sorted == lockstep_log);
+    // ... member after member inside each window, each in time order; windows do not overlap,
+    // and every tick lies in the window that closes after it.
+    REQUIRE_FALSE(closed.windows.empty());
+    std::size_t w = 0;
+    for (std::size_t k = 0; k < log.size(); ++k) {
+      while (w < closed.windows.size() && log[k].first >= closed.windows[w].second) ++w;
+      REQUIRE(w < closed.windows.size());
+      REQUIRE(log[k].first >= closed.windows[w].first);
+      REQUIRE(closed.windows[w].second - closed.windows[w].first == window);
+      if (k > 0 && log[k - 1].first >= closed.windows[w].first) {
+        const bool same_member = log[k - 1].second == log[k].second;
+        REQUIRE((same_member ? log[k - 1].first < log[k].first : log[k - 1].second < log[k].second));
+      }
+    }
+    for (std::size_t k = 1; k < closed.windows.size(); ++k) REQUIRE(closed.windows[k].first >= closed.windows[k - 1].second);
+  }
+}
+
+TEST_CASE("in a window, a member woken by a later one ticks after it; the clock ends at the last tick", "[sim][clock]") {
+  const ClockDomain clock(1000);
+  Engine engine;
+  WindowLog closed;
+  TickGroup group(engine, clock, 8, &closed);
+  Log log;
+  Planned low(engine, group, clock, 0, {3, 50}, log);  // asleep from 3 to 50 ...
+  Planned high(engine, group, clock, 1, {5}, log);     // ... until member 1 wakes it at cycle 5
+  high.wakes_on_first_tick = &low;
+  high.start();
+  low.start();
+  engine.run();
+  REQUIRE(log == Log{{3, 0}, {5, 1}, {5, 0}, {50, 0}});
+  REQUIRE(closed.windows == std::vector<std::pair<Cycle, Cycle>>{{3, 11}, {50, 58}});
+  REQUIRE(engine.now() == clock.time_of(50));  // the last tick, not the window's end
+  REQUIRE_THROWS_AS(TickGroup(engine, clock, 0), std::invalid_argument);
 }

@@ -1,0 +1,57 @@
+#pragma once
+// The memory accesses SMs make during one window of their tick group (gpu.cpp). Each SM ticks
+// through a whole window before the next one starts, so an access to what the SMs share (L2,
+// DRAM: MemorySystem::shared_state) cannot go to the memory system when it issues: a later SM's
+// earlier access would reach it after. They wait here and go when the window closes, in the
+// order a cycle-by-cycle run gives them: by cycle, then by SM (the SMs tick in id order), then
+// in issue order within the SM's cycle. The answers go back to the SMs then (Sm::answer); the
+// window is no longer than the memory system's shortest answer, so no SM needs one sooner.
+#include <cstdint>
+#include <vector>
+
+#include "sim/time.hpp"
+#include "traces/instruction.hpp"
+
+namespace warpsim::models {
+
+struct DeferredAccess {
+  traces::Instruction inst;  // a copy: the warp's instruction buffer is refilled at its next fetch
+  sim::Cycle issued = 0;
+  std::uint32_t sm = 0, kernel_slot = 0, warp_slot = 0, block = 0;
+  sim::Cycle ready = 0;  // the memory system's answer, once the window has closed
+};
+
+class AccessLog {
+ public:
+  // An access issued at `issued`, inside the window that began at `window_begin`, after every
+  // access added before it.
+  DeferredAccess& add(sim::Cycle window_begin, sim::Cycle issued) {
+    if (size_ == 0) begin_ = window_begin;
+    const std::size_t at = static_cast<std::size_t>(issued - begin_);
+    if (at >= by_cycle_.size()) by_cycle_.resize(at + 1);
+    std::vector<DeferredAccess>& bucket = by_cycle_[at];
+    bucket.emplace_back();
+    ++size_;
+    DeferredAccess& a = bucket.back();
+    a.issued = issued;
+    return a;
+  }
+  std::size_t size() const { return size_; }
+  // Calls f(DeferredAccess&) for every access, in the memory system's order.
+  template <class F>
+  void for_each(F f) {
+    for (std::vector<DeferredAccess>& bucket : by_cycle_)
+      for (DeferredAccess& a : bucket) f(a);
+  }
+  void clear() {
+    for (std::vector<DeferredAccess>& bucket : by_cycle_) bucket.clear();
+    size_ = 0;
+  }
+
+ private:
+  sim::Cycle begin_ = 0;
+  std::size_t size_ = 0;
+  std::vector<std::vector<DeferredAccess>> by_cycle_;  // [issued - begin]: in order of addition
+};
+
+}  // namespace warpsim::models
