@@ -50,7 +50,7 @@ RunResult simulate(const RunRequest& request) {
   Arch arch = load_arch(request.arch, request.arch_overrides);
   sim::StatsRegistry stats;
   auto memory = make_memory_system(arch, stats, request.seed);
-  Gpu gpu(arch, *memory, stats);
+  Gpu gpu(arch, *memory, stats, request.lockstep);
 
   RunResult out;
   out.arch = request.arch;

@@ -16,6 +16,9 @@ struct RunRequest {
   std::vector<std::string> kernel_params;    // "key=value" (-p)
   std::string trace;                         // kernelslist.g, .traceg(.xz) or .wtrace; or empty
   std::uint64_t seed = 1;
+  // Ticks every SM cycle by cycle rather than a window at a time (models/core/gpu.hpp): slower,
+  // the same results; for checking the windows.
+  bool lockstep = false;
 };
 
 struct RunResult {

@@ -7,6 +7,7 @@
 // in issue order within the SM's cycle. The answers go back to the SMs then (Sm::answer); the
 // window is no longer than the memory system's shortest answer, so no SM needs one sooner.
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "sim/time.hpp"
@@ -15,10 +16,22 @@
 namespace warpsim::models {
 
 struct DeferredAccess {
+  // Left unset until add()'s caller fills it: zeroing 300 bytes per access costs as much as
+  // copying the instruction in.
+  DeferredAccess() {}  // NOLINT: deliberately not = default (no value-initialization)
+
   traces::Instruction inst;  // a copy: the warp's instruction buffer is refilled at its next fetch
-  sim::Cycle issued = 0;
-  std::uint32_t sm = 0, kernel_slot = 0, warp_slot = 0, block = 0;
-  sim::Cycle ready = 0;  // the memory system's answer, once the window has closed
+  sim::Cycle issued;
+  std::uint32_t sm, kernel_slot, warp_slot, block;
+  sim::Cycle ready;  // the memory system's answer, once the window has closed
+
+  // Copies the instruction's fields and the addresses of its lanes up to the last active one
+  // (the others are never read).
+  void take(const traces::Instruction& in) {
+    static_cast<traces::InstructionHead&>(inst) = in;
+    const int lanes = in.uniform_address ? __builtin_ctz(in.active_mask) + 1 : 32 - __builtin_clz(in.active_mask);
+    std::memcpy(inst.addr.data(), in.addr.data(), sizeof(std::uint64_t) * static_cast<std::size_t>(lanes));
+  }
 };
 
 class AccessLog {

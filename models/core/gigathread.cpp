@@ -135,6 +135,9 @@ void GigaThread::release_retired(sim::Cycle now) {
     if (k.done()) k.end = r.at;  // its last block's stores have landed (Sm::tick)
   }
   retired_.erase(retired_.begin(), retired_.begin() + static_cast<std::ptrdiff_t>(done));
+  // An SM ticking ahead of this engine's clock (a window, gpu.hpp) may report a retire later
+  // than a tick this engine had already asked for: that tick comes first, this one after it.
+  if (!retired_.empty()) wake_at(retired_.front().at);
 }
 
 bool GigaThread::has_pending_work() const {

@@ -5,18 +5,28 @@
 #include "models/memory/persistence_policy.hpp"
 
 namespace warpsim::models {
+namespace {
 
-Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats)
+// The most cycles the SMs may tick apart with the same results as in lockstep (gpu.hpp): less
+// than the memory system's shortest answer and than a dispatched block's wait to start.
+sim::Cycle longest_window(const Arch& arch, const MemorySystem& memory) {
+  return std::clamp<sim::Cycle>(std::min<sim::Cycle>(memory.min_latency(), arch.block_start_latency_cycles), 1,
+                                sim::TickGroup::kMaxWindow);
+}
+
+}  // namespace
+
+Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool lockstep)
     // The deadlock watchdog allows far more than any memory latency: 10 million cycles.
     : arch_(arch),
       memory_(memory),
       engine_(sim::ClockDomain::from_khz(arch.core_clock_khz).period() * 10'000'000ULL),
       clock_(sim::ClockDomain::from_khz(arch.core_clock_khz)),
-      sm_ticks_(engine_, clock_) {
+      sm_ticks_(engine_, clock_, lockstep ? 1 : longest_window(arch, memory), this) {
   // The GigaThread engine holds a reference to the SM list, filled right after.
   gigathread_ = std::make_unique<GigaThread>(engine_, clock_, arch, sms_);
   for (std::uint32_t i = 0; i < arch.sms; ++i)
-    sms_.push_back(std::make_unique<Sm>(engine_, sm_ticks_, clock_, arch, i, memory, *gigathread_, stats));
+    sms_.push_back(std::make_unique<Sm>(engine_, sm_ticks_, clock_, arch, i, memory, accesses_, *gigathread_, stats));
   // At a clock edge the SMs tick first, then the GigaThread engine: it sees the blocks retired at
   // that edge and hands out their resources at once. A fixed order, rather than whichever event
   // happened to be scheduled first, keeps results independent of when each component slept.
@@ -26,6 +36,23 @@ Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats)
 }
 
 void Gpu::drain() { engine_.run(); }
+
+void Gpu::window_closed(sim::Cycle, sim::Cycle end) {
+  // In cycle-by-cycle order (access_log.hpp), starting to load the host memory a few accesses
+  // ahead will touch while this one is served.
+  constexpr std::size_t kAhead = 4;
+  in_order_.clear();
+  accesses_.for_each([&](DeferredAccess& a) { in_order_.push_back(&a); });
+  for (std::size_t k = 0; k < in_order_.size(); ++k) {
+    if (k + kAhead < in_order_.size()) memory_.prefetch(in_order_[k + kAhead]->sm, in_order_[k + kAhead]->inst);
+    DeferredAccess& a = *in_order_[k];
+    a.ready = memory_.access(a.sm, a.kernel_slot, a.inst, a.issued).ready;
+  }
+  for (DeferredAccess* a : in_order_) sms_[a->sm]->answer(*a);
+  accesses_.clear();
+  for (const auto& sm : sms_)
+    if (sm->needs_settling()) sm->settle(end);
+}
 
 void Gpu::launch(std::unique_ptr<traces::KernelSource> kernel) {
   launch_warnings_ = merged(std::move(launch_warnings_), memory::check_launch_policy(arch_, kernel->info()));

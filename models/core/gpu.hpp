@@ -1,12 +1,22 @@
 #pragma once
 // The simulated GPU: the engine, the GigaThread engine, the SMs and the memory system, wired
 // together, and the host that walks a workload's steps (copies and launches) in order.
+//
+// The SMs tick in windows of several cycles (sim/tick_group.hpp): each SM runs through a whole
+// window before the next, so its state stays in the host's caches, and the run's results are
+// those of ticking every SM cycle by cycle. That holds because within a window the SMs do not
+// depend on each other: what they share goes through the memory system, whose answers take at
+// least the window's length (MemorySystem::min_latency), so each SM's accesses to it wait in the
+// access log and go in cycle-by-cycle order when the window closes (access_log.hpp); a block
+// dispatched inside a window starts after it (block_start_latency_cycles >= the window); a
+// retired block's resources are released by the GigaThread engine, which ticks after the SMs.
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "models/arch.hpp"
+#include "models/core/access_log.hpp"
 #include "models/core/gigathread.hpp"
 #include "models/core/sm.hpp"
 #include "models/memory/memory_system.hpp"
@@ -24,10 +34,11 @@ struct GpuTotals {
   std::uint64_t scheduler_cycles = 0;  // all scheduler-cycles of the run
 };
 
-class Gpu {
+class Gpu final : public sim::WindowListener {
  public:
   // The memory system is given from outside so unit tests can pass a fixed-latency stand-in.
-  Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats);
+  // `lockstep`: every SM ticks cycle by cycle instead of in windows; slower, same results.
+  Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool lockstep = false);
 
   // Runs every step of the workload to completion. Copies wait for running kernels
   // (cudaMemcpy is synchronous); a launch waits for the previous launch of its stream;
@@ -43,6 +54,8 @@ class Gpu {
   // (a set-aside clamped ...), each once.
   std::vector<std::string> warnings() const;
   sim::Engine& engine() { return engine_; }
+  // The memory system answers the window's accesses, then the SMs settle what waited on them.
+  void window_closed(sim::Cycle begin, sim::Cycle end) override;
 
  private:
   void launch(std::unique_ptr<traces::KernelSource> kernel);
@@ -52,7 +65,9 @@ class Gpu {
   MemorySystem& memory_;
   sim::Engine engine_;
   sim::ClockDomain clock_;
+  AccessLog accesses_;
   sim::TickGroup sm_ticks_;  // declared before the SMs and the GigaThread engine that tick through it
+  std::vector<DeferredAccess*> in_order_;  // the window's accesses, for looking ahead
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<GigaThread> gigathread_;
   static std::vector<std::string> merged(std::vector<std::string> into, const std::vector<std::string>& more);

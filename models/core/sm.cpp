@@ -13,11 +13,13 @@ constexpr int kUnits = traces::kUnitCount;
 }  // namespace
 
 Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const Arch& arch, std::uint32_t id,
-       MemorySystem& memory, BlockRetireListener& listener, sim::StatsRegistry& stats)
+       MemorySystem& memory, AccessLog& log, BlockRetireListener& listener, sim::StatsRegistry& stats)
     : sim::ClockedComponent(engine, ticks, clock, "gpu.sm" + std::to_string(id)),
       arch_(arch),
       id_(id),
       memory_(memory),
+      log_(log),
+      ticks_(ticks),
       listener_(listener),
       buffer_depth_(arch.dispatch_per_scheduler > 1 ? 2 : 1),
       per_scheduler_((arch.max_warps_per_sm + arch.schedulers - 1) / arch.schedulers),
@@ -28,7 +30,8 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
       barrier_ready_at_(ready_at_.size(), kNeverStamp),
       head_unit_(ready_at_.size(), traces::Unit::Int),
       age_(ready_at_.size()),
-      blocks_(arch.max_blocks_per_sm) {
+      blocks_(arch.max_blocks_per_sm),
+      undecided_(arch.schedulers) {
   if (arch.schedulers > kMaxSchedulers)
     throw sim::InputError(arch.config.setting("sm.schedulers").origin,
                           "at most " + std::to_string(kMaxSchedulers) + " schedulers per SM are supported");
@@ -81,10 +84,15 @@ void Sm::change_resident_warps(int delta, sim::Cycle now) {
 
 void Sm::set_state(std::uint32_t s, SchedulerState state, sim::Cycle now) {
   Scheduler& sc = sched_[s];
+  Undecided& u = undecided_[s];
   if (now > sc.state_since) {
-    counters_.state_cycles[static_cast<int>(sc.state)] += now - sc.state_since;
+    if (u.open)
+      closed_undecided_.push_back({s, now, u});  // its cycles get their state in settle()
+    else
+      counters_.state_cycles[static_cast<int>(sc.state)] += now - sc.state_since;
     sc.state_since = now;
   }
+  u.open = false;
   sc.state = state;
 }
 
@@ -211,6 +219,7 @@ void Sm::release_barrier_if_complete(Block& block, sim::Cycle now) {
       Warp& w = warps_[slot];
       if (w.block_slot != b) continue;
       m.at_barrier &= ~(std::uint64_t{1} << i);
+      w.released_at = now;
       const sim::Cycle ready = std::max(stamps_.cycle(barrier_ready_at_[slot]), now + 1);
       set_head(s, i, ready, w.scoreboard.ready_cycle(w.front()) > now + 1, false);
       recheck(s, now + 1);
@@ -226,7 +235,20 @@ void Sm::issue(Warp& w, std::uint32_t scheduler, std::uint32_t index, sim::Cycle
   counters_.active_lanes += static_cast<std::uint64_t>(__builtin_popcount(in.active_mask));
   if (in.is_memory()) {
     MemoryAccessResult r{now + 1, 1};
-    if (in.active_mask != 0) r = memory_.access(id_, w.kernel_slot, in, now);
+    if (in.active_mask != 0 && memory_.shared_state(in)) {
+      // Answered when the window closes (access_log.hpp); until then the window's end stands in
+      // for the answer, which cannot come sooner (MemorySystem::min_latency).
+      DeferredAccess& a = log_.add(ticks_.window_begin(), now);
+      a.take(in);
+      a.sm = id_;
+      a.kernel_slot = w.kernel_slot;
+      a.warp_slot = slot_of(scheduler, index);
+      a.block = w.block_slot;
+      r = {ticks_.window_end(), memory_.passes(in)};
+      needs_settling_ = true;
+    } else if (in.active_mask != 0) {
+      r = memory_.access(id_, w.kernel_slot, in, now);
+    }
     unit.consume(r.issue_cycles);
     w.scoreboard.write(in, r.ready, true);
     Block& block = blocks_[w.block_slot];
@@ -253,9 +275,10 @@ void Sm::advance(Warp& w, std::uint32_t scheduler, std::uint32_t index, sim::Cyc
     return;
   }
   const Scoreboard::Readiness r = w.scoreboard.readiness(w.front());
+  w.head_at = now;
+  w.released_at = kNever;
   set_head(scheduler, index, std::max(now + 1, r.ready), r.ready > now + 1, r.memory);
   head_unit_[slot_of(scheduler, index)] = w.front().unit;
-  if (w.front().is_memory()) memory_.prefetch(id_, w.front());
 }
 
 bool Sm::try_dual_issue(Warp& w, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now) {
@@ -291,6 +314,11 @@ SchedulerState Sm::stall_reason(std::uint32_t s, const Earliest& c) const {
   const Scheduler& m = sched_[s];
   if (m.active == 0) return SchedulerState::Idle;
   if ((m.active & ~m.at_barrier) == 0) return SchedulerState::Barrier;
+  return operand_stall(s, c);
+}
+
+SchedulerState Sm::operand_stall(std::uint32_t s, const Earliest& c) const {
+  const Scheduler& m = sched_[s];
   if (c.ready == kNeverStamp) return SchedulerState::NoEligible;
   const std::uint64_t b = std::uint64_t{1} << c.index;
   // Held back by its launch or a barrier release, not an operand: nothing to blame.
@@ -354,8 +382,12 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     // Nothing changes for this scheduler before a waiting warp's operands land or a unit that
     // turned a warp away has room again (units only fill up in between), so it sleeps till then.
     const Earliest c = look_now.waiting;
+    if (!decided(s, c) && !(unit_busy && unit_free < ticks_.window_end())) {
+      set_state(s, SchedulerState::NoEligible, now);  // a stand-in until settle() (Undecided)
+      leave_undecided(s, unit_busy, unit_free, false, now, runnable & ~look_now.ready);
+      return false;
+    }
     m.recheck_at = unit_busy ? std::min(unit_free, cycle_of(c)) : cycle_of(c);
-    if (c.index < n) likely_next_[s] = static_cast<std::uint8_t>(c.index);
     set_state(s, unit_busy ? SchedulerState::UnitBusy : stall_reason(s, c), now);
     return false;
   }
@@ -382,8 +414,6 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   // included) can, and the cycles until then are stalls whose reason is known now.
   if (another_eligible || unit_busy || arch_.scheduler_policy == SchedulerPolicy::GreedyThenOldest) {
     m.recheck_at = now + 1;
-    const std::uint64_t others = eligible & ~(std::uint64_t{1} << chosen);
-    if (others != 0) likely_next_[s] = static_cast<std::uint8_t>(first_in_rotation(others, m.rotation));
   } else {
     // The closest warp now: the look's waiting one or this warp's next instruction, unless the
     // issue released a barrier (or the warp's exit did), which moves other warps' stamps.
@@ -393,33 +423,114 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     } else if (const Stamp mine = ready[chosen]; mine != kNeverStamp && (mine < c.ready || (mine == c.ready && chosen < c.index))) {
       c = {chosen, mine};
     }
+    if (!decided(s, c)) {
+      set_state(s, SchedulerState::Issued, now + 1);  // until settle() knows when the stall starts
+      leave_undecided(s, false, kNever, true, now + 1, m.active & ~m.at_barrier);
+      return true;
+    }
     m.recheck_at = cycle_of(c);
-    if (c.index < n) likely_next_[s] = static_cast<std::uint8_t>(c.index);
     if (cycle_of(c) > now + 1) set_state(s, stall_reason(s, c), now + 1);
   }
   return true;
 }
 
-void Sm::prefetch() const {
-  // The warp each scheduler will most likely issue from at its next look: its first host cache
-  // line (the buffer's state and the head instruction, warp.hpp) and its scoreboard's first
-  // registers are what the tick misses on first, then its stream, whose next() the issue calls
-  // (inside the warp for kernel-library streams, stream_slot.hpp).
-  // 132 SMs tick in turn, so they have usually left the host's caches since this SM last ran.
-  // Schedulers not due at this tick are included: their look comes a few ticks later, and
-  // loading their warp early pays too.
-  for (std::uint32_t s = 0; s < arch_.schedulers; ++s) {
-    const Warp& w = warps_[slot_of(s, likely_next_[s])];
-    __builtin_prefetch(&w);
-    __builtin_prefetch(&w.scoreboard);                                            // epoch, written bits
-    __builtin_prefetch(reinterpret_cast<const char*>(&w.scoreboard) + 64);        // P0-P7, R0-R7
-    __builtin_prefetch(reinterpret_cast<const char*>(&w.scoreboard) + 128);       // R8-R23
-    if (buffer_depth_ > 1) __builtin_prefetch(&w.buffer[1]);
-    __builtin_prefetch(&ready_at_[std::size_t(s) * width_]);
-    __builtin_prefetch(&w.stream);
-    __builtin_prefetch(reinterpret_cast<const char*>(&w.stream) + 64);
+bool Sm::decided(std::uint32_t s, const Earliest& c) const {
+  // Certain: a closest warp due inside the window (a stamp that awaits an answer lies at its end
+  // or later), and a scheduler without runnable warps (no warp arrives inside a window).
+  const Scheduler& m = sched_[s];
+  return cycle_of(c) < ticks_.window_end() || (m.active & ~m.at_barrier) == 0;
+}
+
+void Sm::leave_undecided(std::uint32_t s, bool unit_busy, sim::Cycle unit_free, bool after_issue, sim::Cycle from,
+                         std::uint64_t candidates) {
+  undecided_[s] = {true, unit_busy, after_issue, from, unit_free, candidates};
+  sched_[s].recheck_at = kNever;  // settle() sets it, unless a barrier release wakes it first
+  needs_settling_ = true;
+}
+
+SchedulerState Sm::resolve(std::uint32_t s, const Undecided& u, const Earliest& c) const {
+  if (u.unit_busy) return SchedulerState::UnitBusy;
+  if (u.after_issue && cycle_of(c) <= u.from) return SchedulerState::Issued;  // no stall after all
+  return operand_stall(s, c);  // it had runnable warps (decided()); they may have gone since
+}
+
+void Sm::answer(const DeferredAccess& a) {
+  Warp& w = warps_[a.warp_slot];
+  if (a.inst.dst_count > 0) {
+    // No instruction of the warp wrote these registers since: it would have waited for them.
+    w.scoreboard.write(a.inst, a.ready, true);
+    if (!w.answered) answered_.push_back(a.warp_slot);
+    w.answered = true;
   }
-  // What every scheduler's look reads besides its warp: its state, the head units and the unit
+  Block& block = blocks_[a.block];
+  block.last_memory_ready = std::max(block.last_memory_ready, a.ready);
+}
+
+void Sm::refresh_head(Warp& w, std::uint32_t s, std::uint32_t i) {
+  const Scoreboard::Readiness r = w.scoreboard.readiness(w.front());
+  const sim::Cycle fetched = std::max(w.head_at + 1, r.ready);
+  if (w.released_at == kNever || is_at_barrier(s, i))
+    set_head(s, i, fetched, r.ready > w.head_at + 1, r.memory);  // set_head parks it at a barrier
+  else
+    set_head(s, i, std::max(fetched, w.released_at + 1), r.ready > w.released_at + 1, false);
+}
+
+void Sm::settle(sim::Cycle window_end) {
+  needs_settling_ = false;
+  for (const std::uint32_t slot : answered_) {
+    Warp& w = warps_[slot];
+    w.answered = false;
+    const std::uint32_t s = slot / width_, i = slot % width_;
+    if (sched_[s].active >> i & 1u) refresh_head(w, s, i);
+  }
+  answered_.clear();
+  // The candidates' stamps are now what they were when each decision was put off (sm.hpp).
+  for (const ClosedUndecided& d : closed_undecided_) {
+    const Earliest c = closest(d.scheduler, d.what.candidates);
+    counters_.state_cycles[static_cast<int>(resolve(d.scheduler, d.what, c))] += d.until - d.what.from;
+  }
+  closed_undecided_.clear();
+  sim::Cycle next = kNever;
+  for (std::uint32_t s = 0; s < arch_.schedulers; ++s) {
+    Undecided& u = undecided_[s];
+    Scheduler& m = sched_[s];
+    if (u.open) {
+      const Earliest c = closest(s, u.candidates);
+      // A block that arrived since may have asked for an earlier look (Sm::arrive).
+      m.recheck_at = std::min(m.recheck_at, u.unit_busy ? std::min(u.unit_free, cycle_of(c)) : cycle_of(c));
+      m.state = resolve(s, u, c);  // its interval began at u.from == m.state_since
+      u.open = false;
+    }
+    next = std::min(next, m.recheck_at);
+  }
+  for (const std::uint32_t b : retire_queue_) next = std::min(next, std::max(window_end, blocks_[b].last_memory_ready));
+  if (!arrivals_.empty()) next = std::min(next, std::max(window_end, blocks_[arrivals_.front()].start));
+  if (next != kNever) wake_at(next);
+}
+
+void Sm::prefetch() const {
+  // Called just before the SM ahead of this one ticks its window (sim/tick_group.hpp): the warps
+  // that may issue in the window this SM ticks next -- those whose head is due before its end --
+  // start loading now, a whole SM's window ahead of their first look. Per warp, the lines an
+  // issue reads first: the buffer's state and head instruction (warp.hpp), the scoreboard's
+  // epoch and first registers, and the stream whose next() the issue calls (inside the warp for
+  // kernel-library streams, stream_slot.hpp). 132 SMs tick in turn, so the SM's state has
+  // usually left the host's caches since its last window.
+  const sim::Cycle end = ticks_.window_end();
+  const Stamp last = stamps_.of(end - 1);
+  for (std::uint32_t s = 0; s < arch_.schedulers; ++s) {
+    for (std::uint32_t i = 0; i < per_scheduler_; ++i) {
+      if (ready_at_[slot_of(s, i)] > last) continue;
+      const Warp& w = warps_[slot_of(s, i)];
+      __builtin_prefetch(&w);
+      __builtin_prefetch(&w.scoreboard);                                       // epoch, written bits
+      __builtin_prefetch(reinterpret_cast<const char*>(&w.scoreboard) + 64);   // P0-P7, R0-R7
+      __builtin_prefetch(reinterpret_cast<const char*>(&w.scoreboard) + 128);  // R8-R23
+      __builtin_prefetch(&w.stream);
+      __builtin_prefetch(reinterpret_cast<const char*>(&w.stream) + 64);
+    }
+  }
+  // What every scheduler's look reads besides its warps: its state, the head units and the unit
   // pools.
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s) __builtin_prefetch(&sched_[s]);
   __builtin_prefetch(head_unit_.data());

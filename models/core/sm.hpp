@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/arch.hpp"
+#include "models/core/access_log.hpp"
 #include "models/core/stall_reason.hpp"
 #include "models/core/unit_pool.hpp"
 #include "models/core/warp.hpp"
@@ -52,9 +53,11 @@ class Sm final : public sim::ClockedComponent {
  public:
   static constexpr std::uint32_t kMaxSchedulers = 16;  // sm.schedulers' limit (arch_params.cpp)
 
-  // The SMs of a GPU tick through one group (`ticks`): one event per edge, SM id order.
+  // The SMs of a GPU tick through one group (`ticks`), each through a whole window of it before
+  // the next (sim/tick_group.hpp); accesses to the memory system's shared state wait in `log`
+  // until the window closes (access_log.hpp), and come back through answer() and settle().
   Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const Arch& arch, std::uint32_t id,
-     MemorySystem& memory, BlockRetireListener& listener, sim::StatsRegistry& stats);
+     MemorySystem& memory, AccessLog& log, BlockRetireListener& listener, sim::StatsRegistry& stats);
 
   bool fits(const BlockFootprint& block) const;
   // Gives a retired block's resources back (BlockRetireListener).
@@ -65,6 +68,12 @@ class Sm final : public sim::ClockedComponent {
                     std::vector<std::unique_ptr<traces::WarpStream>> warps, sim::Cycle start);
   // Closes the books at the end of the run: stall states and occupancy up to `end`.
   void finish(sim::Cycle end);
+
+  // The window [.., window_end) has closed. answer(): the memory system's answer to one of this
+  // SM's accesses of the window. settle(): after the answers, what waited on them is decided.
+  void answer(const DeferredAccess& access);
+  void settle(sim::Cycle window_end);
+  bool needs_settling() const { return needs_settling_; }
 
   const SmCounters& counters() const { return counters_; }
   std::uint32_t resident_warps() const { return resident_warps_; }
@@ -107,6 +116,24 @@ class Sm final : public sim::ClockedComponent {
     std::vector<std::unique_ptr<traces::WarpStream>> arriving;  // its warps, from dispatch until start
   };
 
+  // A scheduler that finds nothing to issue sleeps until its closest warp can go, and records why
+  // it waits (the stall breakdown). When that warp lies at or after the window's end, it may be
+  // waiting on an access of this window whose answer is not known yet (its stamp holds the
+  // window's end meanwhile), so the decision waits for settle(): the warps it chooses among
+  // cannot change before then, since none of them can issue inside the window.
+  struct Undecided {
+    bool open = false;
+    bool unit_busy = false;    // the stall's reason is a busy unit; only the wake-up waits
+    bool after_issue = false;  // the stall may not start at `from` (issued warp's next is due then)
+    sim::Cycle from = 0;       // the stall's first cycle
+    sim::Cycle unit_free = 0;  // with unit_busy: when the unit has room
+    std::uint64_t candidates = 0;  // the warps the closest is chosen among
+  };
+  struct ClosedUndecided {
+    std::uint32_t scheduler;
+    sim::Cycle until;  // woken inside the window (a barrier released) at this cycle
+    Undecided what;
+  };
   // Warp slots are numbered scheduler by scheduler: warp i of scheduler s is slot
   // s * width_ + i, the same index in warps_ and in the arrays the scans read, so the hot path
   // never divides by the scheduler count to find a warp's scheduler (S1.4 decides which
@@ -124,6 +151,8 @@ class Sm final : public sim::ClockedComponent {
   }
   sim::Cycle cycle_of(const Earliest& e) const { return stamps_.cycle(e.ready); }
   SchedulerState stall_reason(std::uint32_t scheduler, const Earliest& c) const;
+  // The stall reason of a scheduler with runnable warps: what its closest warp `c` waits for.
+  SchedulerState operand_stall(std::uint32_t scheduler, const Earliest& c) const;
   // S2.6's rotation: the lowest index set in `candidates` (not 0) at or after `start`, else the
   // lowest set at all (the search wraps around).
   static std::uint32_t first_in_rotation(std::uint64_t candidates, std::uint32_t start) {
@@ -148,6 +177,14 @@ class Sm final : public sim::ClockedComponent {
   void release_barrier_if_complete(Block& block, sim::Cycle now);
   void retire_warp(std::uint32_t scheduler, std::uint32_t index, sim::Cycle now);
   void set_state(std::uint32_t scheduler, SchedulerState state, sim::Cycle now);
+  // Stall decisions that wait for the window's memory answers (see Undecided).
+  bool decided(std::uint32_t scheduler, const Earliest& closest) const;
+  void leave_undecided(std::uint32_t scheduler, bool unit_busy, sim::Cycle unit_free, bool after_issue,
+                       sim::Cycle from, std::uint64_t candidates);
+  SchedulerState resolve(std::uint32_t scheduler, const Undecided& undecided, const Earliest& c) const;
+  // Recomputes a warp's head stamp after answers changed its scoreboard, as the advance (or the
+  // barrier release) that set it would have with the answers known.
+  void refresh_head(Warp& warp, std::uint32_t scheduler, std::uint32_t index);
   void change_resident_warps(int delta, sim::Cycle now);
   UnitPool& pool(std::uint32_t scheduler, traces::Unit unit) { return pools_of(scheduler)[static_cast<int>(unit)]; }
   UnitPool* pools_of(std::uint32_t scheduler) { return &pools_[(arch_.units_per_scheduler ? scheduler : 0) * traces::kUnitCount]; }
@@ -155,13 +192,12 @@ class Sm final : public sim::ClockedComponent {
   const Arch& arch_;
   const std::uint32_t id_;
   MemorySystem& memory_;
+  AccessLog& log_;
+  const sim::TickGroup& ticks_;
   BlockRetireListener& listener_;
   const int buffer_depth_;  // 2 when the preset can dual-issue, else 1
 
   const std::uint32_t per_scheduler_;                 // warp slots per scheduler
-  // Per scheduler, the warp it will likely issue next, for prefetch(): here in the SM object,
-  // whose lines prefetch() reads anyway, rather than in the schedulers' state, four more lines.
-  std::array<std::uint8_t, kMaxSchedulers> likely_next_{};
   const std::uint32_t width_;                         // per_scheduler_ rounded up to a multiple of 4 (warp_scan.hpp)
   std::vector<Warp> warps_;                           // slot -> warp (slot_of)
   std::vector<Scheduler> sched_;                      // scheduler -> its masks and standing
@@ -173,13 +209,19 @@ class Sm final : public sim::ClockedComponent {
   // barrier read kNeverStamp, so a look's minimum needs no mask. The waiting warp's head stamp
   // is kept here until the barrier releases.
   std::vector<Stamp> barrier_ready_at_;
-  bool heads_changed_ = false;  // an issue released a barrier: other warps' stamps moved
   std::vector<traces::Unit> head_unit_;               // by slot: unit of the head instruction
   std::vector<std::uint64_t> age_;                    // by slot: dispatch order, for gto
   std::vector<Block> blocks_;
   std::vector<UnitPool> pools_;                       // [pool group][unit]
   std::vector<std::uint32_t> retire_queue_;           // blocks whose warps all exited, until their memory completes
   std::deque<std::uint32_t> arrivals_;                // dispatched blocks not started, in dispatch (and start) order
+  bool heads_changed_ = false;  // an issue released a barrier: other warps' stamps moved
+
+  // What waits for the window's memory answers (settle()).
+  std::vector<Undecided> undecided_;     // by scheduler: its current stall's
+  std::vector<ClosedUndecided> closed_undecided_;
+  std::vector<std::uint32_t> answered_;  // slots of warps whose scoreboard got answers this window
+  bool needs_settling_ = false;
 
   std::uint32_t used_threads_ = 0, used_warps_ = 0, used_blocks_ = 0, used_registers_ = 0, used_shared_ = 0;
   std::uint32_t resident_warps_ = 0;

@@ -20,6 +20,11 @@ struct Warp {
   std::uint32_t kernel_slot = 0;
   sim::Cycle started = 0;  // the cycle it may first issue: active (occupancy) from then on
   std::array<traces::Instruction, 2> buffer;
+  // When the head instruction was fetched, and when a barrier released it since (kNever if
+  // not): what its stamp was computed from, so Sm::refresh_head can compute it again.
+  sim::Cycle head_at = 0;
+  sim::Cycle released_at = 0;
+  bool answered = false;  // in Sm::answered_ already
   Scoreboard scoreboard;
   StreamSlot stream;
   // Whether it is resident, at a barrier, when it may issue and how old it is are the SM's

@@ -96,6 +96,29 @@ class GpuMemorySystem final : public MemorySystem {
     return global_atomic(sm, kernel_slot, inst, now);
   }
 
+  bool shared_state(const Instruction& inst) const override {
+    return inst.space == MemSpace::Global || inst.space == MemSpace::None || inst.space == MemSpace::Local;
+  }
+
+  // The passes global_load, global_store, global_atomic and local() count.
+  std::uint32_t passes(const Instruction& inst) const override {
+    memory::SectorSet sectors;
+    memory::gather_sectors(inst, sectors);
+    const bool store_transactions = inst.mem_op == MemOp::Store && inst.space != MemSpace::Local &&
+                                    !(sectored_l1_ && arch_.l1_caches_global);
+    if (store_transactions) {
+      memory::StoreTransactionList stores;
+      memory::plan_store_transactions(sectors, stores);
+      return std::max<std::uint32_t>(1, stores.count);
+    }
+    return std::max<std::uint32_t>(1, sectors.distinct_blocks(kLsuLineBytes));
+  }
+
+  // An L1 (or read-only cache) hit, an L2 hit or DRAM's shortest answer, whichever is soonest.
+  sim::Cycle min_latency() const override {
+    return std::max<sim::Cycle>(1, std::min({arch_.l1_hit_latency, arch_.l2_hit_latency, arch_.dram_latency_min}));
+  }
+
   void prefetch(std::uint32_t sm, const traces::Instruction& inst) const override {
     if (inst.active_mask == 0 || (inst.space != MemSpace::Global && inst.space != MemSpace::None)) return;
     // The SM-side cache the access will look up: a load's path (none for L2-only loads); stores

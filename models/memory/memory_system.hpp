@@ -52,6 +52,17 @@ class MemorySystem {
   // One warp memory instruction from SM `sm`, issued at core cycle `now`, by kernel `kernel_slot`.
   virtual MemoryAccessResult access(std::uint32_t sm, std::uint32_t kernel_slot, const traces::Instruction& inst,
                                     sim::Cycle now) = 0;
+  // Whether access() for `inst` (a memory instruction with an active lane) reads or changes what
+  // other SMs' accesses also change (L2, DRAM): such accesses must reach the memory system in
+  // time order across SMs. The SMs hold them back to the end of a tick window (models/core/gpu.cpp)
+  // and answer the rest (shared memory, constants) at once.
+  virtual bool shared_state(const traces::Instruction& inst) const = 0;
+  // The issue cycles access() will report for `inst` (1 + replays, S3.1): they follow from its
+  // addresses alone, so an SM knows them when it issues, before the memory system answers.
+  virtual std::uint32_t passes(const traces::Instruction& inst) const = 0;
+  // No access for which shared_state() holds is answered sooner than this many cycles after it
+  // is made: the longest an SM can run ahead of the others without needing such an answer.
+  virtual sim::Cycle min_latency() const = 0;
   // Host-side only, no simulated effect: SM `sm` will hand `inst` to access() within a few
   // cycles (it is a warp's next instruction), so the host memory its lookups read can start
   // loading now and arrive by then.

@@ -105,6 +105,9 @@ class FixedLatencyMemory : public models::MemorySystem {
     ++accesses;
     return {now + latency_, 1};
   }
+  bool shared_state(const Instruction&) const override { return true; }
+  std::uint32_t passes(const Instruction&) const override { return 1; }
+  sim::Cycle min_latency() const override { return latency_; }
   const models::MemoryCounters& counters() const override { return counters_; }
   void reset_persisting() override {}
   std::uint64_t persisting_bytes() const override { return 0; }
