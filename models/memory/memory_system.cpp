@@ -219,10 +219,10 @@ class GpuMemorySystem final : public MemorySystem {
   // arrives, so later misses merge with it -- including the later pieces of this instruction
   // that fall in the same cache sector (a sector wider than 32 bytes): they are hits on that fill.
   sim::Cycle line_sectors_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint32_t begin,
-                                  std::uint32_t end, std::uint64_t line, sim::Cycle t, LineClass cls) {
+                                  std::uint32_t end, std::uint64_t line_number, sim::Cycle t, LineClass cls) {
     counters_.l1_sector_lookups += end - begin;
     bool present = false;
-    const std::uint32_t slot = cache.find_or_install(line, cls, present);
+    const SectorCache::Line line = cache.find_or_install(line_number, cls, present);
     std::uint64_t missing = 0, riding = 0;  // bit k: sectors_[begin + k] reads L2 / hits on such a read
     std::uint32_t sectors_read = 0;         // bit s: cache sector s is being read from L2
     sim::Cycle ready = t;
@@ -231,9 +231,9 @@ class GpuMemorySystem final : public MemorySystem {
       const std::uint64_t piece = std::uint64_t{1} << (i - begin);
       if (sectors_read >> sector & 1u) {
         riding |= piece;
-      } else if (present && cache.sector_valid(slot, sector)) {
+      } else if (present && cache.sector_valid(line, sector)) {
         ++counters_.l1_sector_hits;
-        ready = std::max({ready, t + arch_.l1_hit_latency, cache.sector_ready(slot, sector)});
+        ready = std::max({ready, t + arch_.l1_hit_latency, cache.sector_ready(line, sector)});
       } else {
         missing |= piece;
         sectors_read |= 1u << sector;
@@ -253,13 +253,13 @@ class GpuMemorySystem final : public MemorySystem {
           l2_.read_sectors(line_address, sectors, t, hint, l2_ready);
           for (std::uint32_t k = first; k < last; ++k) {
             const std::uint64_t a = sectors_.address[miss[k]];
-            cache.fill_sector(slot, cache.sector_of(a), l2_ready[l2_sector_of(a)]);
+            cache.fill_sector(line, cache.sector_of(a), l2_ready[l2_sector_of(a)]);
             ready = std::max(ready, l2_ready[l2_sector_of(a)]);
           }
         });
     for (std::uint64_t bits = riding; bits != 0; bits &= bits - 1) {
       ++counters_.l1_sector_hits;
-      ready = std::max({ready, t + arch_.l1_hit_latency, cache.sector_ready(slot, cache.sector_of(address_of(bits)))});
+      ready = std::max({ready, t + arch_.l1_hit_latency, cache.sector_ready(line, cache.sector_of(address_of(bits)))});
     }
     return ready;
   }
@@ -268,15 +268,15 @@ class GpuMemorySystem final : public MemorySystem {
   sim::Cycle line_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint64_t line_address, sim::Cycle t) {
     ++counters_.l1_sector_lookups;
     bool present = false;
-    const std::uint32_t slot = cache.find_or_install(cache.line_of(line_address), LineClass::Normal, present);
-    if (present && cache.sector_valid(slot, 0)) {
+    const SectorCache::Line line = cache.find_or_install(cache.line_of(line_address), LineClass::Normal, present);
+    if (present && cache.sector_valid(line, 0)) {
       ++counters_.l1_sector_hits;
-      return std::max<sim::Cycle>(t + arch_.l1_hit_latency, cache.sector_ready(slot, 0));
+      return std::max<sim::Cycle>(t + arch_.l1_hit_latency, cache.sector_ready(line, 0));
     }
     sim::Cycle ready = t;
     for (std::uint64_t a = line_address; a < line_address + cache.line_bytes(); a += arch_.l2_sector_bytes)
       ready = std::max(ready, l2_read(kernel_slot, a, t));
-    cache.fill_sector(slot, 0, ready);
+    cache.fill_sector(line, 0, ready);
     return ready;
   }
 
@@ -372,12 +372,12 @@ class GpuMemorySystem final : public MemorySystem {
     SectorCache& l1 = l1_[sm];
     if (l1.empty_geometry()) return 0;
     std::uint32_t hits = 0;
-    for_each_line_run(l1, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t line) {
+    for_each_line_run(l1, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t line_number) {
       bool present = false;
-      const std::uint32_t slot = l1.find_or_install(line, LineClass::Normal, present);
+      const SectorCache::Line line = l1.find_or_install(line_number, LineClass::Normal, present);
       if (present) hits += end - begin;
       const std::uint32_t written = sectors_written_whole(l1, begin, end);
-      if (written != 0) l1.fill_sectors(slot, written, t);
+      if (written != 0) l1.fill_sectors(line, written, t);
     });
     return hits;
   }
@@ -398,9 +398,9 @@ class GpuMemorySystem final : public MemorySystem {
   void invalidate_in_l1(std::uint32_t sm) {
     SectorCache& l1 = l1_[sm];
     if (l1.empty_geometry()) return;
-    for_each_line_run(l1, [&](std::uint32_t, std::uint32_t, std::uint64_t line) {
-      const std::uint32_t slot = l1.find(l1.default_set(line), line);
-      if (slot != SectorCache::kNone) l1.invalidate(slot);
+    for_each_line_run(l1, [&](std::uint32_t, std::uint32_t, std::uint64_t line_number) {
+      const SectorCache::Line line = l1.find(l1.default_set(line_number), line_number);
+      if (line.found()) l1.invalidate(line);
     });
   }
 

@@ -55,21 +55,21 @@ struct PerSectorReference {
       const std::uint64_t line = a / l1.line_bytes();
       const std::uint32_t set = l1.default_set(line), sector = l1.sector_of(a);
       ++l1_lookups;
-      std::uint32_t slot = l1.find(set, line);
-      if (slot != SectorCache::kNone) {
-        l1.touch(slot);
-        if (l1.sector_valid(slot, sector)) {
+      SectorCache::Line cached = l1.find(set, line);
+      if (cached.found()) {
+        l1.touch(cached);
+        if (l1.sector_valid(cached, sector)) {
           ++l1_hits;
-          ready = std::max({ready, t + arch.l1_hit_latency, l1.sector_ready(slot, sector)});
+          ready = std::max({ready, t + arch.l1_hit_latency, l1.sector_ready(cached, sector)});
           continue;
         }
       } else {
-        slot = l1.victim(set);
-        l1.install(slot, line, LineClass::Normal);
+        cached = l1.victim(set);
+        l1.install(cached, line, LineClass::Normal);
       }
       bool hit = false;
       const sim::Cycle r = l2.read(a, t, policy.property(0, a, a / arch.l2_line_bytes), hit);
-      l1.fill_sector(slot, sector, r);
+      l1.fill_sector(cached, sector, r);
       ready = std::max(ready, r);
     }
     return ready;
