@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "models/memory/way_scan.hpp"
 #include "sim/time.hpp"
 
 namespace warpsim::models::memory {
@@ -82,23 +83,16 @@ class SectorCache {
   }
   // The line `line_number` in `set`, or a handle that is not found().
   Line find(std::uint32_t set, std::uint64_t line_number) const {
-    const std::uint64_t* tags = block(set);
-    for (std::uint32_t w = 0; w < ways_; ++w)
-      if (tags[w] == line_number) return line_in(set, w);
-    return Line{};
+    const std::uint32_t way = first_equal(block(set), ways_, line_number);
+    return way < ways_ ? line_in(set, way) : Line{};
   }
   // The line to replace in `set`: an invalid one, else the least recently used of the lowest
   // eviction class present (streaming before normal before persisting). The class sits above
   // the LRU stamp in the metadata word, so one comparison orders both.
   Line victim(std::uint32_t set) const {
     const std::uint64_t* tags = block(set);
-    const std::uint64_t* meta = tags + ways_;
-    std::uint32_t best = 0;
-    for (std::uint32_t w = 0; w < ways_; ++w) {
-      if (tags[w] == kInvalidTag) return line_in(set, w);
-      if (rank(meta[w]) < rank(meta[best])) best = w;
-    }
-    return line_in(set, best);
+    const std::uint32_t invalid = first_equal(tags, ways_, kInvalidTag);
+    return line_in(set, invalid < ways_ ? invalid : lowest_way(tags + ways_, ways_, kRankMask));
   }
   // The line `line_number` in its default set, touched (`present` true); else the set's victim,
   // replaced by the line with no valid sector (`present` false). For the write-through L1 and
@@ -186,7 +180,7 @@ class SectorCache {
     return (lru & kLruMask) | (std::uint64_t{static_cast<std::uint8_t>(cls)} << kClassShift) |
            (std::uint64_t{valid} << kValidShift) | (std::uint64_t{dirty} << kDirtyShift);
   }
-  static std::uint64_t rank(std::uint64_t meta) { return meta & ((std::uint64_t{3} << kClassShift) | kLruMask); }
+  static constexpr std::uint64_t kRankMask = (std::uint64_t{3} << kClassShift) | kLruMask;  // class, then LRU
   static constexpr std::uint64_t kReadyMask = 0xffffffffu;
   std::uint64_t* block(std::uint32_t set) const { return &words_[std::size_t{set} * block_words_]; }
   std::uint32_t* fills_of(std::uint32_t set) const { return reinterpret_cast<std::uint32_t*>(block(set) + 2 * ways_); }
