@@ -83,30 +83,28 @@ sim::Cycle L2Cache::read(std::uint64_t address, sim::Cycle now, L2Hint property,
 std::uint32_t L2Cache::read_sectors(std::uint64_t line_address, std::uint32_t sectors, sim::Cycle now,
                                     L2Hint property, sim::Cycle* ready) {
   Where w = locate_memo(line_address);
+  const auto count = static_cast<std::uint32_t>(__builtin_popcount(sectors));
+  lookups_ += count;
+  slice_lookups_[w.slice] += count;
   SectorCache::Line line;
   std::uint32_t hits = 0;
-  bool present = false;
   for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
     w.sector = static_cast<std::uint32_t>(__builtin_ctz(bits));
     const sim::Cycle t = occupy_slice(w.slice, now);
-    ++lookups_;
-    ++slice_lookups_[w.slice];
-    if (!line.found()) {
-      // The first sector finds or allocates the line and applies the property; for the others
-      // the line is there with that property already (only its LRU stamp would move again, and
-      // LRU order among lines is the same either way).
-      line = line_for(w, property, t, present);
-    } else {
-      present = true;
-    }
-    if (present && cache_.sector_valid(line, w.sector)) {
+    // The first sector finds or allocates the line and applies the property; for the others
+    // the line is there with that property already (only its LRU stamp would move again, and
+    // LRU order among lines is the same either way).
+    if (!line.found()) line = line_for(w, property, t);
+    if (cache_.sector_valid(line, w.sector)) {
       const sim::Cycle hit_ready = t + hit_latency_, fill_ready = cache_.sector_ready(line, w.sector);
-      if (fill_ready <= hit_ready) ++hits, ++hits_, ++slice_hits_[w.slice];  // a fill under way: a miss
+      if (fill_ready <= hit_ready) ++hits;  // a fill still under way is a miss
       ready[w.sector] = std::max(hit_ready, fill_ready);
     } else {
       ready[w.sector] = fetch(w, line, t);
     }
   }
+  hits_ += hits;
+  slice_hits_[w.slice] += hits;
   return hits;
 }
 
@@ -130,22 +128,18 @@ sim::Cycle L2Cache::write(std::uint64_t address, sim::Cycle now, L2Hint property
 sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sectors, std::uint32_t partial,
                                   sim::Cycle now, L2Hint property) {
   Where w = locate_memo(line_address);
+  const auto count = static_cast<std::uint32_t>(__builtin_popcount(sectors));
+  lookups_ += count;
+  slice_lookups_[w.slice] += count;
+  hits_ += count;  // write-validate: never waits for DRAM (see the header)
+  slice_hits_[w.slice] += count;
   SectorCache::Line line;
-  bool present = false;
   sim::Cycle acknowledged = now;
   for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
     w.sector = static_cast<std::uint32_t>(__builtin_ctz(bits));
     const sim::Cycle t = occupy_slice(w.slice, now);
-    ++lookups_;
-    ++slice_lookups_[w.slice];
-    ++hits_;  // write-validate: never waits for DRAM (see the header)
-    ++slice_hits_[w.slice];
-    if (!line.found()) {
-      line = line_for(w, property, t, present);  // as in read_sectors: once per line
-    } else {
-      present = true;
-    }
-    const bool valid = present && cache_.sector_valid(line, w.sector);
+    if (!line.found()) line = line_for(w, property, t);  // as in read_sectors: once per line
+    const bool valid = cache_.sector_valid(line, w.sector);
     if ((partial >> w.sector & 1u) && fill_partial_writes_ && !valid) {
       // ECC fill (header): the store merges into the sector when the fill lands; the SM does
       // not wait for it (the store is acknowledged as usual).
@@ -163,18 +157,16 @@ sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sect
   return acknowledged;
 }
 
-SectorCache::Line L2Cache::line_for(const Where& w, L2Hint property, sim::Cycle now, bool& present) {
+SectorCache::Line L2Cache::line_for(const Where& w, L2Hint property, sim::Cycle now) {
   // A line number is never the invalid tag, so a matching tag is a valid line.
   SectorCache::Line line =
       memo_line_.found() && cache_.tag(memo_line_) == w.line ? memo_line_ : cache_.find(w.set, w.line);
   if (line.found()) {
-    present = true;
     cache_.touch(line);
     apply_property(line, property, now);
     memo_line_ = line;
     return line;
   }
-  present = false;
   line = cache_.victim(w.set);
   if (cache_.valid(line)) evict(line, now);
   cache_.install(line, w.line, property == L2Hint::Streaming ? LineClass::Streaming : LineClass::Normal);

@@ -126,8 +126,9 @@ class L2Cache {
   Where locate_memo(std::uint64_t address);  // locate(), remembering the last line's slice and set
   // Starts service at the slice's port: returns the cycle the lookup happens.
   sim::Cycle occupy_slice(std::uint32_t slice, sim::Cycle now);
-  // Finds or allocates the line, applying the access's property; returns its slot.
-  SectorCache::Line line_for(const Where& w, L2Hint property, sim::Cycle now, bool& present);
+  // Finds or allocates the line, applying the access's property. A line it allocates has no
+  // valid sector, so callers need not ask which it did.
+  SectorCache::Line line_for(const Where& w, L2Hint property, sim::Cycle now);
   // Fetches from DRAM the aligned group of sectors around `w.sector` that are not valid yet;
   // returns the cycle the data is back.
   sim::Cycle fetch(const Where& w, const SectorCache::Line& line, sim::Cycle now);
