@@ -22,9 +22,23 @@ struct SectorSet {
 
   // Bytes the instruction asks for, counting a byte that several lanes touch once: all lanes on
   // one 4-byte word use 4 bytes of a 32-byte sector, 12.5% (S3.3).
-  std::uint32_t useful_bytes() const;
-  // Distinct aligned blocks of `block_bytes` (128: L1 lines, S3.2) the sectors fall in.
-  std::uint32_t distinct_blocks(std::uint32_t block_bytes) const;
+  std::uint32_t useful_bytes() const {
+    std::uint32_t bytes = 0;
+    for (std::uint32_t i = 0; i < count; ++i) bytes += static_cast<std::uint32_t>(__builtin_popcount(used[i]));
+    return bytes;
+  }
+  // Distinct aligned blocks of `block_bytes` (128: L1 lines, S3.2) the sectors fall in. Inline:
+  // the memory system asks for every instruction, and its 128 then shifts instead of dividing.
+  std::uint32_t distinct_blocks(std::uint32_t block_bytes) const {
+    std::uint32_t blocks = 0;
+    std::uint64_t last = ~std::uint64_t{0};
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint64_t block = address[i] / block_bytes;
+      blocks += block != last;
+      last = block;
+    }
+    return blocks;
+  }
 };
 
 // The sectors of the active lanes of `inst` (address and width per lane). Lanes whose access
