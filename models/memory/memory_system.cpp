@@ -248,11 +248,9 @@ class GpuMemorySystem final : public MemorySystem {
       const auto offset = static_cast<std::uint32_t>((line_address - l2_line_address) / memory::kSectorBytes);
       sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
       l2_.read_sectors(l2_line_address, missing << offset, t, L2Hint::Default, l2_ready);
-      for (std::uint32_t bits = missing; bits != 0; bits &= bits - 1) {
-        const auto sector = static_cast<std::uint32_t>(__builtin_ctz(bits));
-        cache.fill_sector(line, sector, l2_ready[sector + offset]);
-        ready = std::max(ready, l2_ready[sector + offset]);
-      }
+      cache.fill_sectors_each(line, missing, l2_ready + offset);
+      for (std::uint32_t bits = missing; bits != 0; bits &= bits - 1)
+        ready = std::max(ready, l2_ready[offset + static_cast<std::uint32_t>(__builtin_ctz(bits))]);
       return ready;
     }
     // The first piece of each missing sector, in address order, and its sector.

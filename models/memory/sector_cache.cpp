@@ -27,7 +27,8 @@ SectorCache::SectorCache(const SectorCacheGeometry& g) {
   sets_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, g.bytes / g.line_bytes / g.ways));
   if ((ways_ & (ways_ - 1)) == 0) ways_shift_ = __builtin_ctz(ways_);
   if ((line_bytes_ & (line_bytes_ - 1)) == 0) line_shift_ = __builtin_ctz(line_bytes_);
-  if ((sector_bytes_ & (sector_bytes_ - 1)) == 0) sector_shift_ = __builtin_ctz(sector_bytes_);
+  if (line_shift_ >= 0 && (sector_bytes_ & (sector_bytes_ - 1)) == 0)
+    sector_in_line_shift_ = __builtin_ctz(sector_bytes_);
   block_words_ = std::size_t{ways_} * 2 + (std::size_t{ways_} * sectors_per_line_ + 1) / 2;
   // 2 MB-aligned and advised as huge pages before first touch: an H100 L2 is ~40 MB of state
   // touched at random, and 4 KB pages would add a TLB miss to most accesses.

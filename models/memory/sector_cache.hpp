@@ -46,8 +46,8 @@ class SectorCache {
     return line_shift_ >= 0 ? address >> line_shift_ : address / line_bytes_;
   }
   std::uint32_t sector_of(std::uint64_t address) const {
-    if (line_shift_ >= 0 && sector_shift_ >= 0)
-      return static_cast<std::uint32_t>((address & (line_bytes_ - 1)) >> sector_shift_);
+    if (sector_in_line_shift_ >= 0)
+      return static_cast<std::uint32_t>((address & (line_bytes_ - 1)) >> sector_in_line_shift_);
     return static_cast<std::uint32_t>(address % line_bytes_ / sector_bytes_);
   }
   // The set a line number (address / line_bytes) maps to when the caller does not choose.
@@ -130,6 +130,17 @@ class SectorCache {
   void fill_sector(const Line& line, std::uint32_t sector, sim::Cycle ready) {
     fill_sectors(line, 1u << sector, ready);
   }
+  // The sectors set in `sectors` become valid, sector s's data arriving at ready[s] (a line's
+  // misses answered by one L2 request, each sector at its own cycle): fill_sector() for each in
+  // ascending order, with the metadata updated once.
+  void fill_sectors_each(const Line& line, std::uint32_t sectors, const sim::Cycle* ready) {
+    *line.meta |= std::uint64_t{sectors} << kValidShift;
+    for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
+      const auto sector = static_cast<std::uint32_t>(__builtin_ctz(bits));
+      if (ready[sector] > epoch_ + kReadyMask) rebase(ready[sector]);
+      line.fills[sector] = static_cast<std::uint32_t>(ready[sector] > epoch_ ? ready[sector] - epoch_ : 0);
+    }
+  }
   // The sectors set in `sectors` (bit s = sector s) become valid, their data arriving at `ready`.
   void fill_sectors(const Line& line, std::uint32_t sectors, sim::Cycle ready) {
     *line.meta |= std::uint64_t{sectors} << kValidShift;
@@ -196,7 +207,7 @@ class SectorCache {
   std::uint32_t sets_ = 0, ways_ = 0, line_bytes_ = 0, sector_bytes_ = 0, sectors_per_line_ = 1;
   int ways_shift_ = -1;      // log2(ways) when ways is a power of two
   int line_shift_ = -1;      // log2(line_bytes) when a power of two
-  int sector_shift_ = -1;    // log2(sector_bytes) when a power of two
+  int sector_in_line_shift_ = -1;  // log2(sector_bytes) when it and line_bytes are powers of two
   std::uint64_t clock_ = 0;  // LRU stamps: larger = more recent (2^40 accesses before wrapping)
   sim::Cycle epoch_ = 0;     // fill cycles are stored as offsets from it
   std::size_t block_words_ = 0;  // ways x (tag + metadata) + ways x sectors_per_line / 2 fill cycles

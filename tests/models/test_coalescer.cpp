@@ -163,8 +163,8 @@ TEST_CASE("gathered sectors and their byte masks equal a byte-by-byte count", "[
     std::map<std::uint64_t, std::uint32_t> bytes;  // sector -> byte mask
     for (int l = 0; l < 32; ++l) {
       if (!(mask >> l & 1u)) continue;
-      for (std::uint64_t b = inst.addr[static_cast<std::size_t>(l)]; b < inst.addr[static_cast<std::size_t>(l)] + width; ++b)
-        bytes[b / 32 * 32] |= 1u << (b % 32);
+      const std::uint64_t a = inst.addr[static_cast<std::size_t>(l)];
+      for (std::uint64_t b = a; b < a + width; ++b) bytes[b / 32 * 32] |= 1u << (b % 32);
     }
     const SectorSet s = sectors_of(inst);
     INFO("trial " << trial << " width " << int(width) << " pattern " << pattern);

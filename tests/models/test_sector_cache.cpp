@@ -97,3 +97,28 @@ TEST_CASE("line and sector of an address: shifts for power-of-two sizes, divisio
     }
   }
 }
+
+TEST_CASE("filling sectors each at its own cycle equals filling them one by one", "[models][memory]") {
+  // Sector 0's fill is far enough ahead to move the epoch to 2^31 cycles before it; sector 1's
+  // then fits just after the new epoch, and sector 2's still fits without another move. A single
+  // move for the latest fill would have left sector 1 behind the epoch.
+  const std::uint64_t far = std::uint64_t{1} << 33, half = std::uint64_t{1} << 31;
+  const warpsim::sim::Cycle ready[4] = {far, far - half + 10, far + half - 100, 7};
+  const SectorCacheGeometry geometry{2 * 128 * 2, 128, 32, 2};
+  SectorCache each(geometry), one_by_one(geometry);
+  for (SectorCache* c : {&each, &one_by_one}) {
+    c->install(c->line_at(0), 4, LineClass::Normal);
+    c->install(c->line_at(1), 6, LineClass::Normal);
+    c->fill_sectors(c->line_at(1), 0b1111, 500);
+  }
+  each.fill_sectors_each(each.line_at(0), 0b1111, ready);
+  for (std::uint32_t s = 0; s < 4; ++s) one_by_one.fill_sector(one_by_one.line_at(0), s, ready[s]);
+  for (std::uint32_t slot = 0; slot < 2; ++slot) {
+    CHECK(each.valid_mask(each.line_at(slot)) == one_by_one.valid_mask(one_by_one.line_at(slot)));
+    for (std::uint32_t s = 0; s < 4; ++s) {
+      INFO("slot " << slot << " sector " << s);
+      CHECK(each.sector_ready(each.line_at(slot), s) == one_by_one.sector_ready(one_by_one.line_at(slot), s));
+    }
+  }
+  for (std::uint32_t s = 0; s < 3; ++s) CHECK(each.sector_ready(each.line_at(0), s) == ready[s]);
+}
