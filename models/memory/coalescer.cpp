@@ -59,15 +59,15 @@ bool gather_linear(const traces::Instruction& inst, std::uint32_t width, SectorS
   out.used[0] &= 0xffffffffu << (lo - low);
   out.used[count - 1] &= 0xffffffffu >> (kSectorBytes - (hi - last));
   out.count = count;
+  out.bytes_used = static_cast<std::uint32_t>(hi - lo);
+  out.consecutive = true;
   return true;
 }
-}  // namespace
 
-void gather_sectors(const traces::Instruction& inst, SectorSet& out) {
-  if (gather_linear(inst, inst.width == 0 ? 4 : inst.width, out)) return;
-  // One pass in lane order, merging into the last sector: warps nearly always walk addresses
-  // upwards, so the list comes out sorted and merged; a lane that goes backwards marks it for a
-  // final sort-and-merge.
+// Any other set of lanes. One pass in lane order, merging into the last sector: warps nearly
+// always walk addresses upwards, so the list comes out sorted and merged; a lane that goes
+// backwards marks it for a final sort-and-merge.
+void gather_lanes(const traces::Instruction& inst, SectorSet& out) {
   out.count = 0;
   bool sorted = true;
   const std::uint32_t width = inst.width == 0 ? 4 : inst.width;
@@ -118,6 +118,16 @@ void gather_sectors(const traces::Instruction& inst, SectorSet& out) {
       ++out.count;
     }
   }
+}
+}  // namespace
+
+void gather_sectors(const traces::Instruction& inst, SectorSet& out) {
+  if (gather_linear(inst, inst.width == 0 ? 4 : inst.width, out)) return;
+  gather_lanes(inst, out);
+  out.bytes_used = 0;
+  for (std::uint32_t i = 0; i < out.count; ++i)
+    out.bytes_used += static_cast<std::uint32_t>(__builtin_popcount(out.used[i]));
+  out.consecutive = false;
 }
 
 void gather_blocks(const SectorSet& sectors, std::uint32_t block_bytes, BlockList& out) {

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "models/memory/coalescer.hpp"
 #include "sim/rng.hpp"
@@ -145,7 +146,7 @@ TEST_CASE("S3.10 shared-memory banks: transpose tile 32x32 conflicts 32-way, 32x
   CHECK(shared_bank_shape(wide).conflicts() == 0);
 }
 
-TEST_CASE("gathered sectors and their byte masks equal a byte-by-byte count", "[memory][coalescer]") {
+TEST_CASE("gathered sectors, byte masks, bytes used and blocks equal a byte-by-byte count", "[memory][coalescer]") {
   // Contiguous runs of lanes (gather_sectors' arithmetic path for unit strides), holes, strides
   // and lanes going backwards, every width, at every alignment within a sector.
   sim::Rng rng(17, "gather");
@@ -169,11 +170,19 @@ TEST_CASE("gathered sectors and their byte masks equal a byte-by-byte count", "[
     const SectorSet s = sectors_of(inst);
     INFO("trial " << trial << " width " << int(width) << " pattern " << pattern);
     REQUIRE(s.count == bytes.size());
-    std::uint32_t i = 0;
+    std::uint32_t i = 0, useful = 0;
+    std::set<std::uint64_t> lines, halves;
     for (const auto& [sector, used] : bytes) {
       REQUIRE(s.address[i] == sector);
       REQUIRE(s.used[i] == used);
+      useful += static_cast<std::uint32_t>(__builtin_popcount(used));
+      lines.insert(sector / 128);
+      halves.insert(sector / 64);
       ++i;
     }
+    REQUIRE(s.useful_bytes() == useful);
+    REQUIRE(s.distinct_blocks(128) == lines.size());
+    REQUIRE(s.distinct_blocks(64) == halves.size());
+    REQUIRE(s.distinct_blocks(32) == bytes.size());
   }
 }
