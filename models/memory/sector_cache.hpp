@@ -79,7 +79,14 @@ class SectorCache {
   // that follows it reads a ready cycle of a way not known before the lookup).
   void prefetch_set(std::uint32_t set) const {
     const std::uint64_t* words = block(set);
-    for (std::size_t w = 0; w < block_words_; w += 8) __builtin_prefetch(words + w);
+    std::size_t w = 0;
+    for (; w + 32 <= block_words_; w += 32) {  // four host cache lines a step: an L2 set is eight
+      __builtin_prefetch(words + w);
+      __builtin_prefetch(words + w + 8);
+      __builtin_prefetch(words + w + 16);
+      __builtin_prefetch(words + w + 24);
+    }
+    for (; w < block_words_; w += 8) __builtin_prefetch(words + w);
   }
   // The line `line_number` in `set`, or a handle that is not found().
   Line find(std::uint32_t set, std::uint64_t line_number) const {
