@@ -199,7 +199,13 @@ class GpuMemorySystem final : public MemorySystem {
     for (std::uint32_t i = 0, end = 0; i < sectors_.count; i = end) {
       const std::uint64_t line = cache.line_of(sectors_.address[i]);
       const std::uint64_t next_line_start = (line + 1) * cache.line_bytes();
-      for (end = i + 1; end < sectors_.count && sectors_.address[end] < next_line_start;) ++end;
+      if (sectors_.consecutive) {  // the run's sectors follow each other up to the line's end
+        const std::uint64_t left = next_line_start - sectors_.address[i];
+        end = static_cast<std::uint32_t>(
+            std::min<std::uint64_t>(sectors_.count, i + (left + memory::kSectorBytes - 1) / memory::kSectorBytes));
+      } else {
+        for (end = i + 1; end < sectors_.count && sectors_.address[end] < next_line_start;) ++end;
+      }
       run(i, end, line);
     }
   }
