@@ -78,15 +78,10 @@ class SectorCache {
   // that is about to happen then overlaps its host cache misses with other work; the fill or hit
   // that follows it reads a ready cycle of a way not known before the lookup).
   void prefetch_set(std::uint32_t set) const {
+    // One plain loop: unrolled four lines a step, GCC 12 dropped these prefetches altogether
+    // (results stay identical, so only the host's speed and the disassembly show it).
     const std::uint64_t* words = block(set);
-    std::size_t w = 0;
-    for (; w + 32 <= block_words_; w += 32) {  // four host cache lines a step: an L2 set is eight
-      __builtin_prefetch(words + w);
-      __builtin_prefetch(words + w + 8);
-      __builtin_prefetch(words + w + 16);
-      __builtin_prefetch(words + w + 24);
-    }
-    for (; w < block_words_; w += 8) __builtin_prefetch(words + w);
+    for (std::size_t w = 0; w < block_words_; w += 8) __builtin_prefetch(words + w);
   }
   // The line `line_number` in `set`, or a handle that is not found().
   Line find(std::uint32_t set, std::uint64_t line_number) const {
