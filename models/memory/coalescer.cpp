@@ -27,25 +27,6 @@ void sort_small(T* items, std::uint32_t count, Key key) {
 
 }  // namespace
 
-std::uint32_t SectorSet::useful_bytes() const {
-  std::uint32_t bytes = 0;
-  for (std::uint32_t i = 0; i < count; ++i) bytes += static_cast<std::uint32_t>(__builtin_popcount(used[i]));
-  return bytes;
-}
-
-std::uint32_t SectorSet::distinct_blocks(std::uint32_t block_bytes) const {
-  std::uint32_t blocks = 0;
-  std::uint64_t last = ~std::uint64_t{0};
-  // A power of two (every caller's 128) shifts instead of dividing once per sector.
-  const bool power_of_two = block_bytes != 0 && (block_bytes & (block_bytes - 1)) == 0;
-  const int shift = power_of_two ? __builtin_ctz(block_bytes) : 0;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint64_t block = power_of_two ? address[i] >> shift : address[i] / block_bytes;
-    if (block != last) ++blocks, last = block;
-  }
-  return blocks;
-}
-
 namespace {
 // The common coalesced case: one contiguous run of active lanes, lane k at base + k * width.
 // The bytes used are then one range, and the sectors follow without sorting.
@@ -66,23 +47,27 @@ bool gather_linear(const traces::Instruction& inst, std::uint32_t width, SectorS
     for (int k = 1; k < lanes; ++k)
       if (inst.addr[static_cast<std::size_t>(first + k)] != base + std::uint64_t(k) * width) return false;
   }
-  const std::uint64_t lo = base, hi = base + std::uint64_t(lanes) * width;  // [lo, hi)
-  out.count = 0;
-  for (std::uint64_t sector = lo & ~std::uint64_t{kSectorBytes - 1}; sector < hi; sector += kSectorBytes) {
-    const std::uint64_t from = std::max(lo, sector), to = std::min(hi, sector + kSectorBytes);
-    out.address[out.count] = sector;
-    out.used[out.count] = byte_mask(static_cast<std::uint32_t>(from - sector), static_cast<std::uint32_t>(to - from));
-    ++out.count;
+  // The bytes [lo, hi): every sector from lo's to hi - 1's used whole, but for the bytes before
+  // lo in the first and from hi on in the last.
+  const std::uint64_t lo = base, hi = base + std::uint64_t(lanes) * width;
+  const std::uint64_t low = lo & ~std::uint64_t{kSectorBytes - 1}, last = (hi - 1) & ~std::uint64_t{kSectorBytes - 1};
+  const auto count = static_cast<std::uint32_t>((last - low) / kSectorBytes) + 1;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    out.address[i] = low + std::uint64_t{i} * kSectorBytes;
+    out.used[i] = 0xffffffffu;
   }
+  out.used[0] &= 0xffffffffu << (lo - low);
+  out.used[count - 1] &= 0xffffffffu >> (kSectorBytes - (hi - last));
+  out.count = count;
+  out.bytes_used = static_cast<std::uint32_t>(hi - lo);
+  out.consecutive = true;
   return true;
 }
-}  // namespace
 
-void gather_sectors(const traces::Instruction& inst, SectorSet& out) {
-  if (gather_linear(inst, inst.width == 0 ? 4 : inst.width, out)) return;
-  // One pass in lane order, merging into the last sector: warps nearly always walk addresses
-  // upwards, so the list comes out sorted and merged; a lane that goes backwards marks it for a
-  // final sort-and-merge.
+// Any other set of lanes. One pass in lane order, merging into the last sector: warps nearly
+// always walk addresses upwards, so the list comes out sorted and merged; a lane that goes
+// backwards marks it for a final sort-and-merge.
+void gather_lanes(const traces::Instruction& inst, SectorSet& out) {
   out.count = 0;
   bool sorted = true;
   const std::uint32_t width = inst.width == 0 ? 4 : inst.width;
@@ -133,6 +118,16 @@ void gather_sectors(const traces::Instruction& inst, SectorSet& out) {
       ++out.count;
     }
   }
+}
+}  // namespace
+
+void gather_sectors(const traces::Instruction& inst, SectorSet& out) {
+  if (gather_linear(inst, inst.width == 0 ? 4 : inst.width, out)) return;
+  gather_lanes(inst, out);
+  out.bytes_used = 0;
+  for (std::uint32_t i = 0; i < out.count; ++i)
+    out.bytes_used += static_cast<std::uint32_t>(__builtin_popcount(out.used[i]));
+  out.consecutive = false;
 }
 
 void gather_blocks(const SectorSet& sectors, std::uint32_t block_bytes, BlockList& out) {

@@ -19,12 +19,29 @@ struct SectorSet {
   std::uint32_t count = 0;
   std::array<std::uint64_t, kMaxSectors> address{};  // sector-aligned byte address
   std::array<std::uint32_t, kMaxSectors> used{};     // byte mask: bit b = byte b of the sector is accessed
+  // Set by gather_sectors with the list: the bytes used in all, and whether the sectors are
+  // consecutive (a contiguous run of lanes), so that neither question below walks the list again.
+  std::uint32_t bytes_used = 0;
+  bool consecutive = false;
 
   // Bytes the instruction asks for, counting a byte that several lanes touch once: all lanes on
   // one 4-byte word use 4 bytes of a 32-byte sector, 12.5% (S3.3).
-  std::uint32_t useful_bytes() const;
-  // Distinct aligned blocks of `block_bytes` (128: L1 lines, S3.2) the sectors fall in.
-  std::uint32_t distinct_blocks(std::uint32_t block_bytes) const;
+  std::uint32_t useful_bytes() const { return bytes_used; }
+  // Distinct aligned blocks of `block_bytes` (128: L1 lines, S3.2) the sectors fall in. Inline:
+  // the memory system asks for every instruction, and its 128 then shifts instead of dividing.
+  std::uint32_t distinct_blocks(std::uint32_t block_bytes) const {
+    if (count == 0) return 0;
+    if (consecutive && block_bytes % kSectorBytes == 0)  // every block from the first to the last
+      return static_cast<std::uint32_t>(address[count - 1] / block_bytes - address[0] / block_bytes) + 1;
+    std::uint32_t blocks = 0;
+    std::uint64_t last = ~std::uint64_t{0};
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint64_t block = address[i] / block_bytes;
+      blocks += block != last;
+      last = block;
+    }
+    return blocks;
+  }
 };
 
 // The sectors of the active lanes of `inst` (address and width per lane). Lanes whose access

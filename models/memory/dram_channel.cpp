@@ -29,6 +29,8 @@ DramSystem::DramSystem(const Arch& arch, std::uint64_t seed)
   bank_free_.assign(std::size_t{channels_} * banks_, 0);
   activate_ready_.assign(std::size_t{channels_} * banks_, 0);
   open_row_.assign(std::size_t{channels_} * banks_, ~std::uint64_t{0});
+  for (std::uint32_t channel = 0; channel < channels_; ++channel)
+    refresh_phase_.push_back(refresh_interval_fixed_ * channel / channels_);
 }
 
 DramSystem::Target DramSystem::map(std::uint64_t address) const {
@@ -40,9 +42,18 @@ DramSystem::Target DramSystem::map(std::uint64_t address) const {
   return Target{channel, static_cast<std::uint32_t>(row_index % banks_), row_index / banks_};
 }
 
+DramSystem::Target DramSystem::map_memo(std::uint64_t address) {
+  const std::uint64_t chunk = address / kInterleaveBytes;
+  if (chunk != memo_chunk_) {
+    memo_chunk_ = chunk;
+    memo_target_ = map(address);
+  }
+  return memo_target_;
+}
+
 std::uint64_t DramSystem::after_refresh(std::uint32_t channel, std::uint64_t t) const {
   if (refresh_fixed_ == 0) return t;
-  const std::uint64_t phase = refresh_interval_fixed_ * channel / channels_;
+  const std::uint64_t phase = refresh_phase_[channel];
   if (t < phase) return t;
   const std::uint64_t into = (t - phase) % refresh_interval_fixed_;
   return into < refresh_fixed_ ? t + (refresh_fixed_ - into) : t;
@@ -74,7 +85,7 @@ std::uint64_t DramSystem::reserve(const Target& t, std::uint32_t bytes, sim::Cyc
 
 sim::Cycle DramSystem::read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
   bytes_read_ += bytes;
-  const Target t = map(address);
+  const Target t = map_memo(address);
   bool row_hit = false;
   const std::uint64_t start = reserve(t, bytes, now, row_hit, false);
   // Unloaded latency: an open row answers at the preset's minimum; a row miss anywhere in the
@@ -89,7 +100,7 @@ sim::Cycle DramSystem::read(std::uint64_t address, std::uint32_t bytes, sim::Cyc
 void DramSystem::write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
   bytes_written_ += bytes;
   bool row_hit = false;
-  reserve(map(address), bytes, now, row_hit, true);
+  reserve(map_memo(address), bytes, now, row_hit, true);
 }
 
 }  // namespace warpsim::models::memory

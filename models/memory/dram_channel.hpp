@@ -50,6 +50,9 @@ class DramSystem {
     std::uint64_t row;
   };
   Target map(std::uint64_t address) const;
+  // map(), remembering the last chunk's target: an L2 miss reads its line as two 64-byte halves
+  // of one chunk, and a write-back writes its dirty sectors one by one.
+  Target map_memo(std::uint64_t address);
   // Reserves channel and bank; returns the fixed-point time the burst starts and whether the
   // row was open.
   std::uint64_t reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool& row_hit, bool is_write);
@@ -70,6 +73,9 @@ class DramSystem {
   std::vector<std::uint64_t> bank_free_;     // fixed point, channels x banks: its last burst's end
   std::vector<std::uint64_t> activate_ready_;  // ... the earliest next activation (last one + tRC)
   std::vector<std::uint64_t> open_row_;      // channels x banks; ~0 = closed
+  std::vector<std::uint64_t> refresh_phase_;  // per channel: when its first refresh starts (fixed point)
+  std::uint64_t memo_chunk_ = ~std::uint64_t{0};
+  Target memo_target_{0, 0, 0};
   std::uint64_t bytes_read_ = 0, bytes_written_ = 0;
 };
 

@@ -83,41 +83,40 @@ sim::Cycle L2Cache::read(std::uint64_t address, sim::Cycle now, L2Hint property,
 std::uint32_t L2Cache::read_sectors(std::uint64_t line_address, std::uint32_t sectors, sim::Cycle now,
                                     L2Hint property, sim::Cycle* ready) {
   Where w = locate_memo(line_address);
-  std::uint32_t slot = kNil, hits = 0;
-  bool present = false;
+  const auto count = static_cast<std::uint32_t>(__builtin_popcount(sectors));
+  lookups_ += count;
+  slice_lookups_[w.slice] += count;
+  SectorCache::Line line;
+  std::uint32_t hits = 0;
   for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
     w.sector = static_cast<std::uint32_t>(__builtin_ctz(bits));
     const sim::Cycle t = occupy_slice(w.slice, now);
-    ++lookups_;
-    ++slice_lookups_[w.slice];
-    if (slot == kNil) {
-      // The first sector finds or allocates the line and applies the property; for the others
-      // the line is there with that property already (only its LRU stamp would move again, and
-      // LRU order among lines is the same either way).
-      slot = line_for(w, property, t, present);
-    } else {
-      present = true;
-    }
-    if (present && cache_.sector_valid(slot, w.sector)) {
-      const sim::Cycle hit_ready = t + hit_latency_, fill_ready = cache_.sector_ready(slot, w.sector);
-      if (fill_ready <= hit_ready) ++hits, ++hits_, ++slice_hits_[w.slice];  // a fill under way: a miss
+    // The first sector finds or allocates the line and applies the property; for the others
+    // the line is there with that property already (only its LRU stamp would move again, and
+    // LRU order among lines is the same either way).
+    if (!line.found()) line = line_for(w, property, t);
+    if (cache_.sector_valid(line, w.sector)) {
+      const sim::Cycle hit_ready = t + hit_latency_, fill_ready = cache_.sector_ready(line, w.sector);
+      if (fill_ready <= hit_ready) ++hits;  // a fill still under way is a miss
       ready[w.sector] = std::max(hit_ready, fill_ready);
     } else {
-      ready[w.sector] = fetch(w, slot, t);
+      ready[w.sector] = fetch(w, line, t);
     }
   }
+  hits_ += hits;
+  slice_hits_[w.slice] += hits;
   return hits;
 }
 
-sim::Cycle L2Cache::fetch(const Where& w, std::uint32_t slot, sim::Cycle now) {
+sim::Cycle L2Cache::fetch(const Where& w, const SectorCache::Line& line, sim::Cycle now) {
   // Fetch the aligned group of sectors DRAM moves at once; sectors already valid keep theirs.
   const std::uint32_t first = w.sector / sectors_per_fetch_ * sectors_per_fetch_;
   const std::uint32_t group = ((1u << sectors_per_fetch_) - 1) << first;
-  const std::uint32_t missing = (group & ~std::uint32_t{cache_.valid_mask(slot)}) | (1u << w.sector);
+  const std::uint32_t missing = (group & ~std::uint32_t{cache_.valid_mask(line)}) | (1u << w.sector);
   const std::uint64_t line_base = w.line * line_bytes_;
   const sim::Cycle ready = dram_.read(line_base + std::uint64_t{first} * sector_bytes_,
                                       static_cast<std::uint32_t>(__builtin_popcount(missing)) * sector_bytes_, now);
-  cache_.fill_sectors(slot, missing, ready);
+  cache_.fill_sectors(line, missing, ready);
   return ready;
 }
 
@@ -129,75 +128,67 @@ sim::Cycle L2Cache::write(std::uint64_t address, sim::Cycle now, L2Hint property
 sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sectors, std::uint32_t partial,
                                   sim::Cycle now, L2Hint property) {
   Where w = locate_memo(line_address);
-  std::uint32_t slot = kNil;
-  bool present = false;
+  const auto count = static_cast<std::uint32_t>(__builtin_popcount(sectors));
+  lookups_ += count;
+  slice_lookups_[w.slice] += count;
+  hits_ += count;  // write-validate: never waits for DRAM (see the header)
+  slice_hits_[w.slice] += count;
+  SectorCache::Line line;
   sim::Cycle acknowledged = now;
   for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
     w.sector = static_cast<std::uint32_t>(__builtin_ctz(bits));
     const sim::Cycle t = occupy_slice(w.slice, now);
-    ++lookups_;
-    ++slice_lookups_[w.slice];
-    ++hits_;  // write-validate: never waits for DRAM (see the header)
-    ++slice_hits_[w.slice];
-    if (slot == kNil) {
-      slot = line_for(w, property, t, present);  // as in read_sectors: once per line
-    } else {
-      present = true;
-    }
-    const bool valid = present && cache_.sector_valid(slot, w.sector);
+    if (!line.found()) line = line_for(w, property, t);  // as in read_sectors: once per line
+    const bool valid = cache_.sector_valid(line, w.sector);
     if ((partial >> w.sector & 1u) && fill_partial_writes_ && !valid) {
       // ECC fill (header): the store merges into the sector when the fill lands; the SM does
       // not wait for it (the store is acknowledged as usual).
-      fetch(w, slot, t);
+      fetch(w, line, t);
       ++partial_write_fills_;
     } else {
-      const sim::Cycle pending = valid ? cache_.sector_ready(slot, w.sector) : 0;
-      cache_.fill_sector(slot, w.sector, std::max(pending, t));
+      const sim::Cycle pending = valid ? cache_.sector_ready(line, w.sector) : 0;
+      cache_.fill_sector(line, w.sector, std::max(pending, t));
     }
-    const bool was_dirty = cache_.dirty_mask(slot) != 0;
-    cache_.mark_dirty(slot, w.sector);
-    if (!was_dirty) limit_dirty(w.set, slot, t);
+    const bool was_dirty = cache_.dirty_mask(line) != 0;
+    cache_.mark_dirty(line, w.sector);
+    if (!was_dirty) limit_dirty(w.set, line, t);
     acknowledged = std::max(acknowledged, t + hit_latency_);
   }
   return acknowledged;
 }
 
-std::uint32_t L2Cache::line_for(const Where& w, L2Hint property, sim::Cycle now, bool& present) {
-  std::uint32_t slot = memo_line_ == w.line && cache_.valid(memo_slot_) && cache_.tag(memo_slot_) == w.line
-                           ? memo_slot_
-                           : cache_.find(w.set, w.line);
-  if (slot != kNil) {
-    present = true;
-    cache_.touch(slot);
-    apply_property(slot, property, now);
-    memo_line_ = w.line;
-    memo_slot_ = slot;
-    return slot;
+SectorCache::Line L2Cache::line_for(const Where& w, L2Hint property, sim::Cycle now) {
+  // A line number is never the invalid tag, so a matching tag is a valid line.
+  SectorCache::Line line =
+      memo_line_.found() && cache_.tag(memo_line_) == w.line ? memo_line_ : cache_.find(w.set, w.line);
+  if (line.found()) {
+    cache_.touch(line);
+    apply_property(line, property, now);
+    memo_line_ = line;
+    return line;
   }
-  present = false;
-  slot = cache_.victim(w.set);
-  if (cache_.valid(slot)) evict(slot, now);
-  cache_.install(slot, w.line, property == L2Hint::Streaming ? LineClass::Streaming : LineClass::Normal);
-  if (property == L2Hint::Persisting) make_persisting(slot, now);
-  memo_line_ = w.line;
-  memo_slot_ = slot;
-  return slot;
+  line = cache_.victim(w.set);
+  if (cache_.valid(line)) evict(line, now);
+  cache_.install(line, w.line, property == L2Hint::Streaming ? LineClass::Streaming : LineClass::Normal);
+  if (property == L2Hint::Persisting) make_persisting(line, now);
+  memo_line_ = line;
+  return line;
 }
 
-void L2Cache::apply_property(std::uint32_t slot, L2Hint property, sim::Cycle now) {
-  const LineClass cls = cache_.line_class(slot);
+void L2Cache::apply_property(const SectorCache::Line& line, L2Hint property, sim::Cycle now) {
+  const LineClass cls = cache_.line_class(line);
   switch (property) {
     case L2Hint::Persisting:
       if (cls == LineClass::Persisting) {
-        list_remove(slot);  // most recently used persisting line
-        list_push_front(slot);
+        list_remove(line.slot);  // most recently used persisting line
+        list_push_front(line.slot);
       } else {
-        make_persisting(slot, now);
+        make_persisting(line, now);
       }
       break;
     case L2Hint::Normal:  // S4.5: a Normal access resets a persisting line to normal
-      if (cls == LineClass::Persisting) make_normal(slot);
-      else if (cls == LineClass::Streaming) cache_.set_line_class(slot, LineClass::Normal);
+      if (cls == LineClass::Persisting) make_normal(line);
+      else if (cls == LineClass::Streaming) cache_.set_line_class(line, LineClass::Normal);
       break;
     case L2Hint::Streaming:  // evict-first data that is hit keeps the class it earned
     case L2Hint::Default:    // outside every window: leaves the class alone
@@ -205,51 +196,51 @@ void L2Cache::apply_property(std::uint32_t slot, L2Hint property, sim::Cycle now
   }
 }
 
-void L2Cache::make_persisting(std::uint32_t slot, sim::Cycle now) {
+void L2Cache::make_persisting(const SectorCache::Line& line, sim::Cycle now) {
   if (persist_capacity_lines_ == 0) return;  // no set-aside: the access behaves as normal
-  if (persisting_lines_ >= persist_capacity_lines_) evict(tail_, now);  // S4.3: LRU among persisting
-  cache_.set_line_class(slot, LineClass::Persisting);
-  list_push_front(slot);
+  if (persisting_lines_ >= persist_capacity_lines_) evict(cache_.line_at(tail_), now);  // S4.3: LRU among persisting
+  cache_.set_line_class(line, LineClass::Persisting);
+  list_push_front(line.slot);
   ++persisting_lines_;
 }
 
-void L2Cache::make_normal(std::uint32_t slot) {
-  list_remove(slot);
+void L2Cache::make_normal(const SectorCache::Line& line) {
+  list_remove(line.slot);
   --persisting_lines_;
-  cache_.set_line_class(slot, LineClass::Normal);
+  cache_.set_line_class(line, LineClass::Normal);
 }
 
-void L2Cache::limit_dirty(std::uint32_t set, std::uint32_t slot, sim::Cycle now) {
+void L2Cache::limit_dirty(std::uint32_t set, const SectorCache::Line& line, sim::Cycle now) {
   // Only normal and streaming lines count: persisting lines stay dirty in the set-aside
   // (persist_10MB.csv hitRatio 1.0 writes 268.9 MB, the streaming stores alone).
-  if (dirty_lines_per_set_ == 0 || cache_.line_class(slot) == LineClass::Persisting) return;
-  std::uint32_t oldest = kNil;
-  if (cache_.dirty_lines(set, LineClass::Persisting, slot, oldest) > dirty_lines_per_set_ && oldest != kNil) {
+  if (dirty_lines_per_set_ == 0 || cache_.line_class(line) == LineClass::Persisting) return;
+  SectorCache::Line oldest;
+  if (cache_.dirty_lines(set, LineClass::Persisting, line, oldest) > dirty_lines_per_set_ && oldest.found()) {
     write_back(oldest, now);
     ++eager_write_backs_;
   }
 }
 
-void L2Cache::write_back(std::uint32_t slot, sim::Cycle now) {
-  const std::uint8_t dirty = cache_.dirty_mask(slot);
+void L2Cache::write_back(const SectorCache::Line& line, sim::Cycle now) {
+  const std::uint8_t dirty = cache_.dirty_mask(line);
   if (dirty == 0) return;
-  const std::uint64_t base = cache_.tag(slot) * line_bytes_;
+  const std::uint64_t base = cache_.tag(line) * line_bytes_;
   for (std::uint32_t s = 0; s < cache_.sectors_per_line(); ++s)
     if ((dirty >> s) & 1u) dram_.write(base + std::uint64_t{s} * sector_bytes_, sector_bytes_, now);
-  cache_.clean(slot);
+  cache_.clean(line);
 }
 
-void L2Cache::evict(std::uint32_t slot, sim::Cycle now) {
-  write_back(slot, now);
-  drop(slot);
+void L2Cache::evict(const SectorCache::Line& line, sim::Cycle now) {
+  write_back(line, now);
+  drop(line);
 }
 
-void L2Cache::drop(std::uint32_t slot) {
-  if (cache_.line_class(slot) == LineClass::Persisting) {
-    list_remove(slot);
+void L2Cache::drop(const SectorCache::Line& line) {
+  if (cache_.line_class(line) == LineClass::Persisting) {
+    list_remove(line.slot);
     --persisting_lines_;
   }
-  cache_.invalidate(slot);
+  cache_.invalidate(line);
 }
 
 void L2Cache::list_remove(std::uint32_t slot) {
@@ -268,17 +259,17 @@ void L2Cache::list_push_front(std::uint32_t slot) {
 
 void L2Cache::set_set_aside(std::uint64_t bytes) {
   persist_capacity_lines_ = bytes / line_bytes_;
-  while (persisting_lines_ > persist_capacity_lines_) make_normal(tail_);
+  while (persisting_lines_ > persist_capacity_lines_) make_normal(cache_.line_at(tail_));
 }
 
 void L2Cache::reset_persisting() {
-  while (head_ != kNil) make_normal(head_);
+  while (head_ != kNil) make_normal(cache_.line_at(head_));
 }
 
 std::uint64_t L2Cache::persisting_bytes_in(std::uint64_t base, std::uint64_t bytes) const {
   std::uint64_t lines = 0;
   for (std::uint32_t s = head_; s != kNil; s = next_[s]) {
-    const std::uint64_t address = cache_.tag(s) * line_bytes_;
+    const std::uint64_t address = cache_.tag(cache_.line_at(s)) * line_bytes_;
     if (address >= base && address - base < bytes) ++lines;
   }
   return lines * line_bytes_;
@@ -286,28 +277,32 @@ std::uint64_t L2Cache::persisting_bytes_in(std::uint64_t base, std::uint64_t byt
 
 bool L2Cache::contains(std::uint64_t address) const {
   const Where w = locate(address);
-  const std::uint32_t slot = cache_.find(w.set, w.line);
-  return slot != kNil && cache_.sector_valid(slot, w.sector);
+  const SectorCache::Line line = cache_.find(w.set, w.line);
+  return line.found() && cache_.sector_valid(line, w.sector);
 }
 
 void L2Cache::invalidate(std::uint64_t base, std::uint64_t bytes) {
   if (bytes == 0) return;
   const std::uint64_t first = base / line_bytes_, last = (base + bytes - 1) / line_bytes_;
   if (last - first + 1 >= cache_.line_count()) {
-    for (std::uint32_t slot = 0; slot < cache_.line_count(); ++slot)
-      if (cache_.valid(slot) && cache_.tag(slot) >= first && cache_.tag(slot) <= last) drop(slot);
+    for (std::uint32_t slot = 0; slot < cache_.line_count(); ++slot) {
+      const SectorCache::Line line = cache_.line_at(slot);
+      if (cache_.valid(line) && cache_.tag(line) >= first && cache_.tag(line) <= last) drop(line);
+    }
     return;
   }
-  for (std::uint64_t line = first; line <= last; ++line) {
-    const Where w = locate(line * line_bytes_);
-    const std::uint32_t slot = cache_.find(w.set, w.line);
-    if (slot != kNil) drop(slot);
+  for (std::uint64_t line_number = first; line_number <= last; ++line_number) {
+    const Where w = locate(line_number * line_bytes_);
+    const SectorCache::Line line = cache_.find(w.set, w.line);
+    if (line.found()) drop(line);
   }
 }
 
 void L2Cache::flush(sim::Cycle now) {
-  for (std::uint32_t slot = 0; slot < cache_.line_count(); ++slot)
-    if (cache_.valid(slot)) write_back(slot, now);
+  for (std::uint32_t slot = 0; slot < cache_.line_count(); ++slot) {
+    const SectorCache::Line line = cache_.line_at(slot);
+    if (cache_.valid(line)) write_back(line, now);
+  }
 }
 
 }  // namespace warpsim::models::memory

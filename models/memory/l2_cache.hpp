@@ -126,19 +126,20 @@ class L2Cache {
   Where locate_memo(std::uint64_t address);  // locate(), remembering the last line's slice and set
   // Starts service at the slice's port: returns the cycle the lookup happens.
   sim::Cycle occupy_slice(std::uint32_t slice, sim::Cycle now);
-  // Finds or allocates the line, applying the access's property; returns its slot.
-  std::uint32_t line_for(const Where& w, L2Hint property, sim::Cycle now, bool& present);
+  // Finds or allocates the line, applying the access's property. A line it allocates has no
+  // valid sector, so callers need not ask which it did.
+  SectorCache::Line line_for(const Where& w, L2Hint property, sim::Cycle now);
   // Fetches from DRAM the aligned group of sectors around `w.sector` that are not valid yet;
   // returns the cycle the data is back.
-  sim::Cycle fetch(const Where& w, std::uint32_t slot, sim::Cycle now);
-  void evict(std::uint32_t slot, sim::Cycle now);  // writes dirty sectors back, then drops
-  void write_back(std::uint32_t slot, sim::Cycle now);  // writes dirty sectors back; the line stays, clean
-  // A store has just made `slot` dirty: keeps the set within its limit of dirty lines.
-  void limit_dirty(std::uint32_t set, std::uint32_t slot, sim::Cycle now);
-  void drop(std::uint32_t slot);                   // forgets the line (no write-back)
-  void apply_property(std::uint32_t slot, L2Hint property, sim::Cycle now);
-  void make_persisting(std::uint32_t slot, sim::Cycle now);
-  void make_normal(std::uint32_t slot);
+  sim::Cycle fetch(const Where& w, const SectorCache::Line& line, sim::Cycle now);
+  void evict(const SectorCache::Line& line, sim::Cycle now);  // writes dirty sectors back, then drops
+  void write_back(const SectorCache::Line& line, sim::Cycle now);  // writes dirty sectors back; stays, clean
+  // A store has just made `line` dirty: keeps the set within its limit of dirty lines.
+  void limit_dirty(std::uint32_t set, const SectorCache::Line& line, sim::Cycle now);
+  void drop(const SectorCache::Line& line);  // forgets the line (no write-back)
+  void apply_property(const SectorCache::Line& line, L2Hint property, sim::Cycle now);
+  void make_persisting(const SectorCache::Line& line, sim::Cycle now);
+  void make_normal(const SectorCache::Line& line);
   void list_remove(std::uint32_t slot);
   void list_push_front(std::uint32_t slot);
 
@@ -162,8 +163,7 @@ class L2Cache {
   std::uint64_t hits_ = 0, lookups_ = 0;
   // The last line looked up: a warp's sectors come in runs on one line, so the next lookup is
   // usually the same line (checked against the slot's tag, so an eviction cannot fool it).
-  std::uint64_t memo_line_ = ~std::uint64_t{0};
-  std::uint32_t memo_slot_ = kNil;
+  SectorCache::Line memo_line_;
   Where memo_where_{~std::uint64_t{0}, 0, 0, 0};  // saves locate()'s three 64-bit divisions
 };
 

@@ -199,14 +199,16 @@ class GpuMemorySystem final : public MemorySystem {
   // pieces [first, last) of each, in order.
   template <class AddressOf, class Request>
   void for_each_l2_request(std::uint32_t kernel_slot, std::uint32_t n, AddressOf address, Request request) const {
+    // Without a window every piece is Default: no property to look up per piece.
+    const bool windowed = policy_.window(kernel_slot) != nullptr;
     for (std::uint32_t first = 0, last = 0; first < n; first = last) {
       const std::uint64_t line = l2_.line_of(address(first));
-      const L2Hint hint = property(kernel_slot, address(first));
+      const L2Hint hint = windowed ? property(kernel_slot, address(first)) : L2Hint::Default;
       std::uint32_t sectors = 0;
       for (last = first; last < n; ++last) {
         const std::uint64_t a = address(last);
         const std::uint32_t bit = 1u << l2_sector_of(a);
-        if (l2_.line_of(a) != line || (sectors & bit) || property(kernel_slot, a) != hint) break;
+        if (l2_.line_of(a) != line || (sectors & bit) || (windowed && property(kernel_slot, a) != hint)) break;
         sectors |= bit;
       }
       request(first, last, line * arch_.l2_line_bytes, sectors, hint);
@@ -220,7 +222,13 @@ class GpuMemorySystem final : public MemorySystem {
     for (std::uint32_t i = 0, end = 0; i < sectors_.count; i = end) {
       const std::uint64_t line = cache.line_of(sectors_.address[i]);
       const std::uint64_t next_line_start = (line + 1) * cache.line_bytes();
-      for (end = i + 1; end < sectors_.count && sectors_.address[end] < next_line_start;) ++end;
+      if (sectors_.consecutive) {  // the run's sectors follow each other up to the line's end
+        const std::uint64_t left = next_line_start - sectors_.address[i];
+        end = static_cast<std::uint32_t>(
+            std::min<std::uint64_t>(sectors_.count, i + (left + memory::kSectorBytes - 1) / memory::kSectorBytes));
+      } else {
+        for (end = i + 1; end < sectors_.count && sectors_.address[end] < next_line_start;) ++end;
+      }
       run(i, end, line);
     }
   }
@@ -241,49 +249,77 @@ class GpuMemorySystem final : public MemorySystem {
   // as few requests as for_each_l2_request makes), and the sector records when its fill
   // arrives, so later misses merge with it -- including the later pieces of this instruction
   // that fall in the same cache sector (a sector wider than 32 bytes): they are hits on that fill.
+  // Worked per cache sector (a hit sector answers the same for each of its pieces), so the
+  // pieces are walked once to find their sectors and once more only when some miss.
   sim::Cycle line_sectors_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint32_t begin,
-                                  std::uint32_t end, std::uint64_t line, sim::Cycle t, LineClass cls) {
+                                  std::uint32_t end, std::uint64_t line_number, sim::Cycle t, LineClass cls) {
     counters_.l1_sector_lookups += end - begin;
     bool present = false;
-    const std::uint32_t slot = cache.find_or_install(line, cls, present);
-    std::uint64_t missing = 0, riding = 0;  // bit k: sectors_[begin + k] reads L2 / hits on such a read
-    std::uint32_t sectors_read = 0;         // bit s: cache sector s is being read from L2
-    sim::Cycle ready = t;
+    const SectorCache::Line line = cache.find_or_install(line_number, cls, present);
+    std::uint32_t touched = 0, shared = 0;  // bit s: some piece / more than one piece falls in sector s
     for (std::uint32_t i = begin; i < end; ++i) {
-      const std::uint32_t sector = cache.sector_of(sectors_.address[i]);
-      const std::uint64_t piece = std::uint64_t{1} << (i - begin);
-      if (sectors_read >> sector & 1u) {
-        riding |= piece;
-      } else if (present && cache.sector_valid(slot, sector)) {
-        ++counters_.l1_sector_hits;
-        ready = std::max({ready, t + arch_.l1_hit_latency, cache.sector_ready(slot, sector)});
-      } else {
-        missing |= piece;
-        sectors_read |= 1u << sector;
-      }
+      const std::uint32_t bit = 1u << cache.sector_of(sectors_.address[i]);
+      shared |= touched & bit;
+      touched |= bit;
     }
+    const std::uint32_t valid = present ? cache.valid_mask(line) : 0;
+    const std::uint32_t hit = touched & valid, missing = touched & ~valid;
+    // Every piece hits but the first of each missing sector.
+    counters_.l1_sector_hits += end - begin - static_cast<std::uint32_t>(__builtin_popcount(missing));
+    sim::Cycle ready = t;
+    if (hit != 0) ready = latest_fill(cache, line, hit, t + arch_.l1_hit_latency);
     if (missing == 0) return ready;
-    auto address_of = [&](std::uint64_t bits) {  // the piece of the lowest bit set
-      return sectors_.address[begin + static_cast<std::uint32_t>(__builtin_ctzll(bits))];
-    };
-    std::uint32_t miss[kMaxPiecesPerLine], misses = 0;  // the missing pieces, in address order
-    for (std::uint64_t bits = missing; bits != 0; bits &= bits - 1)
-      miss[misses++] = begin + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+    if (sectors_are_l2_sectors(cache) && policy_.window(kernel_slot) == nullptr) {
+      // One piece per sector, and the line's sectors are sectors of one L2 line (H100's L1): the
+      // general walk below would make exactly one L2 request, for the missing sectors.
+      const std::uint64_t line_address = line_number * cache.line_bytes();
+      const std::uint64_t l2_line_address = l2_.line_of(line_address) * arch_.l2_line_bytes;
+      const auto offset = static_cast<std::uint32_t>((line_address - l2_line_address) / memory::kSectorBytes);
+      sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
+      l2_.read_sectors(l2_line_address, missing << offset, t, L2Hint::Default, l2_ready);
+      cache.fill_sectors_each(line, missing, l2_ready + offset);
+      for (std::uint32_t bits = missing; bits != 0; bits &= bits - 1)
+        ready = std::max(ready, l2_ready[offset + static_cast<std::uint32_t>(__builtin_ctz(bits))]);
+      return ready;
+    }
+    // The first piece of each missing sector, in address order, and its sector.
+    std::uint32_t miss[SectorCache::kMaxSectorsPerLine], miss_sector[SectorCache::kMaxSectorsPerLine], misses = 0;
+    for (std::uint32_t i = begin, pending = missing; pending != 0; ++i) {
+      const std::uint32_t sector = cache.sector_of(sectors_.address[i]);
+      if (!(pending >> sector & 1u)) continue;
+      pending &= ~(1u << sector);
+      miss[misses] = i;
+      miss_sector[misses++] = sector;
+    }
     for_each_l2_request(
         kernel_slot, misses, [&](std::uint32_t k) { return sectors_.address[miss[k]]; },
         [&](std::uint32_t first, std::uint32_t last, std::uint64_t line_address, std::uint32_t sectors, L2Hint hint) {
           sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
           l2_.read_sectors(line_address, sectors, t, hint, l2_ready);
           for (std::uint32_t k = first; k < last; ++k) {
-            const std::uint64_t a = sectors_.address[miss[k]];
-            cache.fill_sector(slot, cache.sector_of(a), l2_ready[l2_sector_of(a)]);
-            ready = std::max(ready, l2_ready[l2_sector_of(a)]);
+            const sim::Cycle arrives = l2_ready[l2_sector_of(sectors_.address[miss[k]])];
+            cache.fill_sector(line, miss_sector[k], arrives);
+            ready = std::max(ready, arrives);
           }
         });
-    for (std::uint64_t bits = riding; bits != 0; bits &= bits - 1) {
-      ++counters_.l1_sector_hits;
-      ready = std::max({ready, t + arch_.l1_hit_latency, cache.sector_ready(slot, cache.sector_of(address_of(bits)))});
-    }
+    // The later pieces of a missing sector hit on the fill just recorded.
+    const std::uint32_t riding = shared & missing;
+    if (riding != 0) ready = latest_fill(cache, line, riding, std::max(ready, t + arch_.l1_hit_latency));
+    return ready;
+  }
+
+  // Whether each 32-byte piece is a sector of `cache` and of the L2, and each line of `cache` lies
+  // inside one L2 line.
+  bool sectors_are_l2_sectors(const SectorCache& cache) const {
+    return cache.sector_bytes() == memory::kSectorBytes && arch_.l2_sector_bytes == memory::kSectorBytes &&
+           arch_.l2_line_bytes % cache.line_bytes() == 0;
+  }
+
+  // The latest of `ready` and the fill cycles of `line`'s sectors in `sectors`.
+  static sim::Cycle latest_fill(const SectorCache& cache, const SectorCache::Line& line, std::uint32_t sectors,
+                                sim::Cycle ready) {
+    for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1)
+      ready = std::max(ready, cache.sector_ready(line, static_cast<std::uint32_t>(__builtin_ctz(bits))));
     return ready;
   }
 
@@ -291,15 +327,15 @@ class GpuMemorySystem final : public MemorySystem {
   sim::Cycle line_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint64_t line_address, sim::Cycle t) {
     ++counters_.l1_sector_lookups;
     bool present = false;
-    const std::uint32_t slot = cache.find_or_install(cache.line_of(line_address), LineClass::Normal, present);
-    if (present && cache.sector_valid(slot, 0)) {
+    const SectorCache::Line line = cache.find_or_install(cache.line_of(line_address), LineClass::Normal, present);
+    if (present && cache.sector_valid(line, 0)) {
       ++counters_.l1_sector_hits;
-      return std::max<sim::Cycle>(t + arch_.l1_hit_latency, cache.sector_ready(slot, 0));
+      return std::max<sim::Cycle>(t + arch_.l1_hit_latency, cache.sector_ready(line, 0));
     }
     sim::Cycle ready = t;
     for (std::uint64_t a = line_address; a < line_address + cache.line_bytes(); a += arch_.l2_sector_bytes)
       ready = std::max(ready, l2_read(kernel_slot, a, t));
-    cache.fill_sector(slot, 0, ready);
+    cache.fill_sector(line, 0, ready);
     return ready;
   }
 
@@ -395,12 +431,12 @@ class GpuMemorySystem final : public MemorySystem {
     SectorCache& l1 = l1_[sm];
     if (l1.empty_geometry()) return 0;
     std::uint32_t hits = 0;
-    for_each_line_run(l1, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t line) {
+    for_each_line_run(l1, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t line_number) {
       bool present = false;
-      const std::uint32_t slot = l1.find_or_install(line, LineClass::Normal, present);
+      const SectorCache::Line line = l1.find_or_install(line_number, LineClass::Normal, present);
       if (present) hits += end - begin;
       const std::uint32_t written = sectors_written_whole(l1, begin, end);
-      if (written != 0) l1.fill_sectors(slot, written, t);
+      if (written != 0) l1.fill_sectors(line, written, t);
     });
     return hits;
   }
@@ -421,9 +457,9 @@ class GpuMemorySystem final : public MemorySystem {
   void invalidate_in_l1(std::uint32_t sm) {
     SectorCache& l1 = l1_[sm];
     if (l1.empty_geometry()) return;
-    for_each_line_run(l1, [&](std::uint32_t, std::uint32_t, std::uint64_t line) {
-      const std::uint32_t slot = l1.find(l1.default_set(line), line);
-      if (slot != SectorCache::kNone) l1.invalidate(slot);
+    for_each_line_run(l1, [&](std::uint32_t, std::uint32_t, std::uint64_t line_number) {
+      const SectorCache::Line line = l1.find(l1.default_set(line_number), line_number);
+      if (line.found()) l1.invalidate(line);
     });
   }
 
@@ -532,7 +568,6 @@ class GpuMemorySystem final : public MemorySystem {
   }
 
   static constexpr std::uint32_t kLsuLineBytes = 128;
-  static constexpr std::uint32_t kMaxPiecesPerLine = 64;  // 32-byte pieces of one cache line (64-bit masks)
   static constexpr std::uint32_t kWholeSector = 0xffffffffu;  // SectorSet::used: all 32 bytes
   static constexpr std::uint32_t kNoWindow = 0xffffffffu;  // local memory: never in a window
 

@@ -2,6 +2,7 @@
 #include "models/memory/sector_cache.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -26,7 +27,8 @@ SectorCache::SectorCache(const SectorCacheGeometry& g) {
   sets_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, g.bytes / g.line_bytes / g.ways));
   if ((ways_ & (ways_ - 1)) == 0) ways_shift_ = __builtin_ctz(ways_);
   if ((line_bytes_ & (line_bytes_ - 1)) == 0) line_shift_ = __builtin_ctz(line_bytes_);
-  if ((sector_bytes_ & (sector_bytes_ - 1)) == 0) sector_shift_ = __builtin_ctz(sector_bytes_);
+  if (line_shift_ >= 0 && (sector_bytes_ & (sector_bytes_ - 1)) == 0)
+    sector_in_line_shift_ = __builtin_ctz(sector_bytes_);
   block_words_ = std::size_t{ways_} * 2 + (std::size_t{ways_} * sectors_per_line_ + 1) / 2;
   // 2 MB-aligned and advised as huge pages before first touch: an H100 L2 is ~40 MB of state
   // touched at random, and 4 KB pages would add a TLB miss to most accesses.
@@ -41,29 +43,27 @@ SectorCache::SectorCache(const SectorCacheGeometry& g) {
 #ifdef __linux__
   if (huge) madvise(memory, rounded, MADV_HUGEPAGE);  // advice only: harmless if refused
 #endif
+  std::memset(memory, 0, bytes);  // untyped: tags and metadata are read as 64-bit words, fills as 32-bit
   words_.reset(static_cast<std::uint64_t*>(memory));
-  std::fill(words_.get(), words_.get() + block_words_ * sets_, 0);
   invalidate_all();
 }
 
 void SectorCache::rebase(sim::Cycle ready) {
   const sim::Cycle epoch = ready - (kReadyMask + 1) / 2;
   const std::size_t entries = std::size_t{ways_} * sectors_per_line_;
-  for (std::size_t set = 0; set < sets_; ++set) {
-    std::uint64_t* fills = &words_[set * block_words_ + 2 * ways_];
+  for (std::uint32_t set = 0; set < sets_; ++set) {
+    std::uint32_t* fills = fills_of(set);
     for (std::size_t e = 0; e < entries; ++e) {
-      const unsigned shift = static_cast<unsigned>(e % 2) * 32;
-      const sim::Cycle cycle = epoch_ + ((fills[e / 2] >> shift) & kReadyMask);
-      const std::uint64_t offset = cycle > epoch ? cycle - epoch : 0;
-      fills[e / 2] = (fills[e / 2] & ~(kReadyMask << shift)) | (offset << shift);
+      const sim::Cycle cycle = epoch_ + fills[e];
+      fills[e] = static_cast<std::uint32_t>(cycle > epoch ? cycle - epoch : 0);
     }
   }
   epoch_ = epoch;
 }
 
 void SectorCache::invalidate_all() {
-  for (std::size_t set = 0; set < sets_; ++set) {
-    std::uint64_t* tags = &words_[set * block_words_];
+  for (std::uint32_t set = 0; set < sets_; ++set) {
+    std::uint64_t* tags = block(set);
     std::fill(tags, tags + ways_, kInvalidTag);
     std::fill(tags + ways_, tags + 2 * ways_, pack(0, LineClass::Normal, 0, 0));
   }

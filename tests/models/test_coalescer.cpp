@@ -2,9 +2,12 @@
 // Everything here is exact: the rules are counting rules.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <numeric>
+#include <set>
 
 #include "models/memory/coalescer.hpp"
+#include "sim/rng.hpp"
 
 using namespace warpsim;
 using namespace warpsim::models::memory;
@@ -141,4 +144,45 @@ TEST_CASE("S3.10 shared-memory banks: transpose tile 32x32 conflicts 32-way, 32x
   auto wide = warp([](int l) { return 8u * l; }, 8);
   CHECK(shared_bank_shape(wide).wavefronts == 2);
   CHECK(shared_bank_shape(wide).conflicts() == 0);
+}
+
+TEST_CASE("gathered sectors, byte masks, bytes used and blocks equal a byte-by-byte count", "[memory][coalescer]") {
+  // Contiguous runs of lanes (gather_sectors' arithmetic path for unit strides), holes, strides
+  // and lanes going backwards, every width, at every alignment within a sector.
+  sim::Rng rng(17, "gather");
+  for (int trial = 0; trial < 20000; ++trial) {
+    const std::uint8_t width = static_cast<std::uint8_t>(1u << (rng.next() % 5));
+    const std::uint64_t base = 0x10000 + rng.next() % 256;
+    const std::uint32_t first = static_cast<std::uint32_t>(rng.next() % 32);
+    const std::uint32_t run = static_cast<std::uint32_t>(rng.next() % (32 - first)) + 1;
+    const std::uint32_t pattern = static_cast<std::uint32_t>(rng.next() % 4);
+    std::uint32_t mask = run == 32 ? traces::kFullMask : ((1u << run) - 1) << first;
+    if (pattern == 1) mask &= static_cast<std::uint32_t>(rng.next()) | 1u << first;  // holes
+    const std::uint64_t stride = pattern == 2 ? width * (1 + rng.next() % 3) : width;
+    const Instruction inst = warp(
+        [&](int l) { return pattern == 3 ? base + (31 - l) * std::uint64_t{width} : base + l * stride; }, width, mask);
+    std::map<std::uint64_t, std::uint32_t> bytes;  // sector -> byte mask
+    for (int l = 0; l < 32; ++l) {
+      if (!(mask >> l & 1u)) continue;
+      const std::uint64_t a = inst.addr[static_cast<std::size_t>(l)];
+      for (std::uint64_t b = a; b < a + width; ++b) bytes[b / 32 * 32] |= 1u << (b % 32);
+    }
+    const SectorSet s = sectors_of(inst);
+    INFO("trial " << trial << " width " << int(width) << " pattern " << pattern);
+    REQUIRE(s.count == bytes.size());
+    std::uint32_t i = 0, useful = 0;
+    std::set<std::uint64_t> lines, halves;
+    for (const auto& [sector, used] : bytes) {
+      REQUIRE(s.address[i] == sector);
+      REQUIRE(s.used[i] == used);
+      useful += static_cast<std::uint32_t>(__builtin_popcount(used));
+      lines.insert(sector / 128);
+      halves.insert(sector / 64);
+      ++i;
+    }
+    REQUIRE(s.useful_bytes() == useful);
+    REQUIRE(s.distinct_blocks(128) == lines.size());
+    REQUIRE(s.distinct_blocks(64) == halves.size());
+    REQUIRE(s.distinct_blocks(32) == bytes.size());
+  }
 }

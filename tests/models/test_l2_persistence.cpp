@@ -139,14 +139,14 @@ TEST_CASE("S4.4 two concurrent 16 KB windows share a 16 KB set-aside", "[memory]
 
 TEST_CASE("S4.1 streaming lines go first, persisting lines last, within a set", "[memory][l2]") {
   SectorCache c({4 * 128, 128, 32, 4});  // one set of four ways
-  c.install(0, 10, LineClass::Persisting);
-  c.install(1, 11, LineClass::Normal);
-  c.install(2, 12, LineClass::Streaming);
-  c.install(3, 13, LineClass::Normal);
-  c.touch(2);  // the streaming line is the most recently used, and still goes first
-  CHECK(c.victim(0) == 2);
-  c.set_line_class(2, LineClass::Persisting);
-  CHECK(c.victim(0) == 1);  // then the least recently used normal line
+  c.install(c.line_at(0), 10, LineClass::Persisting);
+  c.install(c.line_at(1), 11, LineClass::Normal);
+  c.install(c.line_at(2), 12, LineClass::Streaming);
+  c.install(c.line_at(3), 13, LineClass::Normal);
+  c.touch(c.line_at(2));  // the streaming line is the most recently used, and still goes first
+  CHECK(c.victim(0).slot == 2);
+  c.set_line_class(c.line_at(2), LineClass::Persisting);
+  CHECK(c.victim(0).slot == 1);  // then the least recently used normal line
 }
 
 TEST_CASE("S4.6 persisting lines outlive their kernel until a Normal window or a reset", "[memory][l2]") {

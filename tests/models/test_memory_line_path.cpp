@@ -4,8 +4,9 @@
 // allocate the line, read the piece from L2 and record the sector's fill. The reference below is
 // that per-sector path, built from the same parts (SectorCache, L2Cache, DramSystem); random
 // loads go through both on small caches, including geometries where batching is delicate:
-// cache sectors wider than a piece, L2 sectors wider than a piece, and an access-policy window
-// whose edges fall inside lines (one line's pieces with different properties).
+// cache sectors wider than a piece, L2 sectors wider than a piece, L1 lines that are part of an
+// L2 line or span two, and an access-policy window whose edges fall inside lines (one line's
+// pieces with different properties).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -55,21 +56,21 @@ struct PerSectorReference {
       const std::uint64_t line = a / l1.line_bytes();
       const std::uint32_t set = l1.default_set(line), sector = l1.sector_of(a);
       ++l1_lookups;
-      std::uint32_t slot = l1.find(set, line);
-      if (slot != SectorCache::kNone) {
-        l1.touch(slot);
-        if (l1.sector_valid(slot, sector)) {
+      SectorCache::Line cached = l1.find(set, line);
+      if (cached.found()) {
+        l1.touch(cached);
+        if (l1.sector_valid(cached, sector)) {
           ++l1_hits;
-          ready = std::max({ready, t + arch.l1_hit_latency, l1.sector_ready(slot, sector)});
+          ready = std::max({ready, t + arch.l1_hit_latency, l1.sector_ready(cached, sector)});
           continue;
         }
       } else {
-        slot = l1.victim(set);
-        l1.install(slot, line, LineClass::Normal);
+        cached = l1.victim(set);
+        l1.install(cached, line, LineClass::Normal);
       }
       bool hit = false;
       const sim::Cycle r = l2.read(a, t, policy.property(0, a, a / arch.l2_line_bytes), hit);
-      l1.fill_sector(slot, sector, r);
+      l1.fill_sector(cached, sector, r);
       ready = std::max(ready, r);
     }
     return ready;
@@ -146,6 +147,12 @@ TEST_CASE("sectored L1 loads line by line equal the per-sector path", "[memory]"
     window.bytes = 8192 + 40;                            // ends 84 bytes into one
     window.hit_ratio = 0.5;
     CHECK(compare(small_hopper(), window) > 0);  // persisting lines were made
+  }
+  SECTION("L1 lines of 64 bytes, two to an L2 line") {  // a line's sectors are L2 sectors 0-1 or 2-3
+    Arch a = small_hopper();
+    a.l1_line_bytes = 64;
+    a.l1_bytes = 8 * 4 * 64;
+    compare(a);
   }
   SECTION("L1 lines of 256 bytes, L2 lines of 128") {
     Arch a = small_hopper();
