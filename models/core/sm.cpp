@@ -84,15 +84,14 @@ void Sm::change_resident_warps(int delta, sim::Cycle now) {
 
 void Sm::set_state(std::uint32_t s, SchedulerState state, sim::Cycle now) {
   Scheduler& sc = sched_[s];
-  Undecided& u = undecided_[s];
   if (now > sc.state_since) {
-    if (u.open)
-      closed_undecided_.push_back({s, now, u});  // its cycles get their state in settle()
+    if (sc.undecided)
+      closed_undecided_.push_back({s, now, undecided_[s]});  // its cycles get their state in settle()
     else
       counters_.state_cycles[static_cast<int>(sc.state)] += now - sc.state_since;
     sc.state_since = now;
   }
-  u.open = false;
+  sc.undecided = false;
   sc.state = state;
 }
 
@@ -443,7 +442,8 @@ bool Sm::decided(std::uint32_t s, const Earliest& c) const {
 
 void Sm::leave_undecided(std::uint32_t s, bool unit_busy, sim::Cycle unit_free, bool after_issue, sim::Cycle from,
                          std::uint64_t candidates) {
-  undecided_[s] = {true, unit_busy, after_issue, from, unit_free, candidates};
+  undecided_[s] = {unit_busy, after_issue, from, unit_free, candidates};
+  sched_[s].undecided = true;
   sched_[s].recheck_at = kNever;  // settle() sets it, unless a barrier release wakes it first
   needs_settling_ = true;
 }
@@ -492,14 +492,14 @@ void Sm::settle(sim::Cycle window_end) {
   closed_undecided_.clear();
   sim::Cycle next = kNever;
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s) {
-    Undecided& u = undecided_[s];
+    const Undecided& u = undecided_[s];
     Scheduler& m = sched_[s];
-    if (u.open) {
+    if (m.undecided) {
       const Earliest c = closest(s, u.candidates);
       // A block that arrived since may have asked for an earlier look (Sm::arrive).
       m.recheck_at = std::min(m.recheck_at, u.unit_busy ? std::min(u.unit_free, cycle_of(c)) : cycle_of(c));
       m.state = resolve(s, u, c);  // its interval began at u.from == m.state_since
-      u.open = false;
+      m.undecided = false;
     }
     next = std::min(next, m.recheck_at);
   }

@@ -104,6 +104,7 @@ class Sm final : public sim::ClockedComponent {
     std::uint32_t rotation = 0;     // next position to look at (S2.6)
     std::uint32_t greedy = 0;       // last warp issued (gto)
     SchedulerState state = SchedulerState::Idle;
+    bool undecided = false;         // `state` stands in until settle() (undecided_ says more)
   };
 
   struct Block {
@@ -122,7 +123,6 @@ class Sm final : public sim::ClockedComponent {
   // window's end meanwhile), so the decision waits for settle(): the warps it chooses among
   // cannot change before then, since none of them can issue inside the window.
   struct Undecided {
-    bool open = false;
     bool unit_busy = false;    // the stall's reason is a busy unit; only the wake-up waits
     bool after_issue = false;  // the stall may not start at `from` (issued warp's next is due then)
     sim::Cycle from = 0;       // the stall's first cycle
