@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "models/memory/coalescer.hpp"
 #include "sim/time.hpp"
 #include "traces/instruction.hpp"
 
@@ -21,14 +22,19 @@ struct DeferredAccess {
   DeferredAccess() {}  // NOLINT: deliberately not = default (no value-initialization)
 
   traces::Instruction inst;  // a copy: the warp's instruction buffer is refilled at its next fetch
+  memory::ByteRange range;   // its lanes' bytes when contiguous (MemorySystem::coalesce); then
+                             // inst's addresses are not copied
   sim::Cycle issued;
   std::uint32_t sm, kernel_slot, warp_slot, block;
   sim::Cycle ready;  // the memory system's answer, once the window has closed
 
-  // Copies the instruction's fields and the addresses of its lanes up to the last active one
-  // (the others are never read).
-  void take(const traces::Instruction& in) {
+  // Copies the instruction's fields and, unless `lanes_range` (its contiguous byte range, or
+  // empty) stands for them, the addresses of its lanes up to the last active one (the others
+  // are never read).
+  void take(const traces::Instruction& in, const memory::ByteRange& lanes_range) {
     static_cast<traces::InstructionHead&>(inst) = in;
+    range = lanes_range;
+    if (!range.empty()) return;
     const int lanes = in.uniform_address ? __builtin_ctz(in.active_mask) + 1 : 32 - __builtin_clz(in.active_mask);
     std::memcpy(inst.addr.data(), in.addr.data(), sizeof(std::uint64_t) * static_cast<std::size_t>(lanes));
   }

@@ -44,9 +44,12 @@ void Gpu::window_closed(sim::Cycle, sim::Cycle end) {
   in_order_.clear();
   accesses_.for_each([&](DeferredAccess& a) { in_order_.push_back(&a); });
   for (std::size_t k = 0; k < in_order_.size(); ++k) {
-    if (k + kAhead < in_order_.size()) memory_.prefetch(in_order_[k + kAhead]->sm, in_order_[k + kAhead]->inst);
+    if (k + kAhead < in_order_.size()) {
+      const DeferredAccess& ahead = *in_order_[k + kAhead];
+      memory_.prefetch(ahead.sm, ahead.inst, ahead.range);
+    }
     DeferredAccess& a = *in_order_[k];
-    a.ready = memory_.access(a.sm, a.kernel_slot, a.inst, a.issued).ready;
+    a.ready = memory_.access(a.sm, a.kernel_slot, a.inst, a.range, a.issued).ready;
   }
   for (DeferredAccess* a : in_order_) sms_[a->sm]->answer(*a);
   accesses_.clear();

@@ -237,13 +237,16 @@ void Sm::issue(Warp& w, std::uint32_t scheduler, std::uint32_t index, sim::Cycle
     if (in.active_mask != 0 && memory_.shared_state(in)) {
       // Answered when the window closes (access_log.hpp); until then the window's end stands in
       // for the answer, which cannot come sooner (MemorySystem::min_latency).
+      // The instruction is coalesced now, once: its passes are known at issue, and a contiguous
+      // run of lanes travels as its byte range instead of 32 addresses.
+      const CoalescedAccess c = memory_.coalesce(in);
       DeferredAccess& a = log_.add(ticks_.window_begin(), now);
-      a.take(in);
+      a.take(in, c.range);
       a.sm = id_;
       a.kernel_slot = w.kernel_slot;
       a.warp_slot = slot_of(scheduler, index);
       a.block = w.block_slot;
-      r = {ticks_.window_end(), memory_.passes(in)};
+      r = {ticks_.window_end(), c.passes};
       needs_settling_ = true;
     } else if (in.active_mask != 0) {
       r = memory_.access(id_, w.kernel_slot, in, now);

@@ -30,37 +30,10 @@ void sort_small(T* items, std::uint32_t count, Key key) {
 namespace {
 // The common coalesced case: one contiguous run of active lanes, lane k at base + k * width.
 // The bytes used are then one range, and the sectors follow without sorting.
-bool gather_linear(const traces::Instruction& inst, std::uint32_t width, SectorSet& out) {
-  const std::uint32_t mask = inst.active_mask;
-  if (mask == 0) return false;
-  const int first = __builtin_ctz(mask);
-  const std::uint32_t run = mask >> first;
-  if ((run & (run + 1)) != 0) return false;  // holes in the mask
-  const int lanes = __builtin_popcount(mask);
-  const std::uint64_t base = inst.addr[static_cast<std::size_t>(first)];
-  if (mask == traces::kFullMask) {
-    // The usual full warp: one pass without a branch per lane, which the compiler vectorises.
-    std::uint64_t differs = 0;
-    for (std::size_t k = 1; k < traces::kWarpSize; ++k) differs |= (inst.addr[k] - inst.addr[k - 1]) ^ width;
-    if (differs != 0) return false;
-  } else {
-    for (int k = 1; k < lanes; ++k)
-      if (inst.addr[static_cast<std::size_t>(first + k)] != base + std::uint64_t(k) * width) return false;
-  }
-  // The bytes [lo, hi): every sector from lo's to hi - 1's used whole, but for the bytes before
-  // lo in the first and from hi on in the last.
-  const std::uint64_t lo = base, hi = base + std::uint64_t(lanes) * width;
-  const std::uint64_t low = lo & ~std::uint64_t{kSectorBytes - 1}, last = (hi - 1) & ~std::uint64_t{kSectorBytes - 1};
-  const auto count = static_cast<std::uint32_t>((last - low) / kSectorBytes) + 1;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    out.address[i] = low + std::uint64_t{i} * kSectorBytes;
-    out.used[i] = 0xffffffffu;
-  }
-  out.used[0] &= 0xffffffffu << (lo - low);
-  out.used[count - 1] &= 0xffffffffu >> (kSectorBytes - (hi - last));
-  out.count = count;
-  out.bytes_used = static_cast<std::uint32_t>(hi - lo);
-  out.consecutive = true;
+bool gather_linear(const traces::Instruction& inst, SectorSet& out) {
+  const ByteRange range = contiguous_range(inst);
+  if (range.empty()) return false;
+  gather_range(range, out);
   return true;
 }
 
@@ -121,8 +94,46 @@ void gather_lanes(const traces::Instruction& inst, SectorSet& out) {
 }
 }  // namespace
 
+ByteRange contiguous_range(const traces::Instruction& inst) {
+  const std::uint32_t mask = inst.active_mask;
+  if (mask == 0) return {};
+  const std::uint64_t width = inst.width == 0 ? 4 : inst.width;
+  const int first = __builtin_ctz(mask);
+  const std::uint32_t run = mask >> first;
+  if ((run & (run + 1)) != 0) return {};  // holes in the mask
+  const int lanes = __builtin_popcount(mask);
+  const std::uint64_t base = inst.addr[static_cast<std::size_t>(first)];
+  if (mask == traces::kFullMask) {
+    // The usual full warp: one pass without a branch per lane, which the compiler vectorises.
+    std::uint64_t differs = 0;
+    for (std::size_t k = 1; k < traces::kWarpSize; ++k) differs |= (inst.addr[k] - inst.addr[k - 1]) ^ width;
+    if (differs != 0) return {};
+  } else {
+    for (int k = 1; k < lanes; ++k)
+      if (inst.addr[static_cast<std::size_t>(first + k)] != base + std::uint64_t(k) * width) return {};
+  }
+  return {base, base + std::uint64_t(lanes) * width};
+}
+
+void gather_range(ByteRange range, SectorSet& out) {
+  // The bytes [lo, hi): every sector from lo's to hi - 1's used whole, but for the bytes before
+  // lo in the first and from hi on in the last.
+  const std::uint64_t lo = range.lo, hi = range.hi;
+  const std::uint64_t low = lo & ~std::uint64_t{kSectorBytes - 1}, last = (hi - 1) & ~std::uint64_t{kSectorBytes - 1};
+  const auto count = static_cast<std::uint32_t>((last - low) / kSectorBytes) + 1;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    out.address[i] = low + std::uint64_t{i} * kSectorBytes;
+    out.used[i] = 0xffffffffu;
+  }
+  out.used[0] &= 0xffffffffu << (lo - low);
+  out.used[count - 1] &= 0xffffffffu >> (kSectorBytes - (hi - last));
+  out.count = count;
+  out.bytes_used = static_cast<std::uint32_t>(hi - lo);
+  out.consecutive = true;
+}
+
 void gather_sectors(const traces::Instruction& inst, SectorSet& out) {
-  if (gather_linear(inst, inst.width == 0 ? 4 : inst.width, out)) return;
+  if (gather_linear(inst, out)) return;
   gather_lanes(inst, out);
   out.bytes_used = 0;
   for (std::uint32_t i = 0; i < out.count; ++i)

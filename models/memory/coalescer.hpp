@@ -48,6 +48,23 @@ struct SectorSet {
 // straddles a sector boundary touch both sectors.
 void gather_sectors(const traces::Instruction& inst, SectorSet& out);
 
+// The bytes [lo, hi) of an instruction whose active lanes are one run of consecutive lanes at
+// consecutive addresses (lane k at base + k * width): the common coalesced access, whose sectors
+// follow from its two ends. An SM that coalesces a global access when it issues keeps only this
+// pair instead of 32 addresses until the memory system takes the access (models/core/access_log.hpp).
+struct ByteRange {
+  std::uint64_t lo = 0, hi = 0;
+  bool empty() const { return lo == hi; }
+  // Distinct aligned blocks of `block_bytes` the range touches (a non-empty range).
+  std::uint32_t blocks(std::uint32_t block_bytes) const {
+    return static_cast<std::uint32_t>((hi - 1) / block_bytes - lo / block_bytes) + 1;
+  }
+};
+// The range of `inst` if its active lanes form such a run, else an empty range.
+ByteRange contiguous_range(const traces::Instruction& inst);
+// The sectors of a non-empty range, as gather_sectors gives them for its instruction.
+void gather_range(ByteRange range, SectorSet& out);
+
 // Distinct aligned blocks (lines) of `block_bytes` touched, ascending. Cached loads on Fermi's L1
 // path are served one 128-byte line per access, any permutation of lanes inside it is free, and
 // every further line costs a replay (S3.2).

@@ -78,7 +78,7 @@ class GpuMemorySystem final : public MemorySystem {
   }
 
   MemoryAccessResult access(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
-                            sim::Cycle now) override {
+                            const memory::ByteRange& range, sim::Cycle now) override {
     if (inst.active_mask == 0 || !inst.is_memory()) return {now + 1, 1};
     switch (inst.space) {
       case MemSpace::Shared:
@@ -86,14 +86,20 @@ class GpuMemorySystem final : public MemorySystem {
       case MemSpace::Constant:
         return constant(inst, now);
       case MemSpace::Local:
-        return local(sm, inst, now);
       case MemSpace::Global:
       case MemSpace::None:
         break;
     }
+    // The sectors every path below walks (sectors_), from the range the SM found at issue when
+    // it found one, else from the lanes' addresses.
+    if (range.empty())
+      memory::gather_sectors(inst, sectors_);
+    else
+      memory::gather_range(range, sectors_);
+    if (inst.space == MemSpace::Local) return local(sm, inst, now);
     if (inst.mem_op == MemOp::Load) return global_load(sm, kernel_slot, inst, now);
-    if (inst.mem_op == MemOp::Store) return global_store(sm, kernel_slot, inst, now);
-    return global_atomic(sm, kernel_slot, inst, now);
+    if (inst.mem_op == MemOp::Store) return global_store(sm, kernel_slot, now);
+    return global_atomic(sm, kernel_slot, now);
   }
 
   bool shared_state(const Instruction& inst) const override {
@@ -101,17 +107,28 @@ class GpuMemorySystem final : public MemorySystem {
   }
 
   // The passes global_load, global_store, global_atomic and local() count.
-  std::uint32_t passes(const Instruction& inst) const override {
-    memory::SectorSet sectors;
-    memory::gather_sectors(inst, sectors);
+  CoalescedAccess coalesce(const Instruction& inst) const override {
     const bool store_transactions = inst.mem_op == MemOp::Store && inst.space != MemSpace::Local &&
                                     !(sectored_l1_ && arch_.l1_caches_global);
+    CoalescedAccess out;
+    out.range = memory::contiguous_range(inst);
+    if (!out.range.empty() && !store_transactions) {
+      out.passes = std::max<std::uint32_t>(1, out.range.blocks(kLsuLineBytes));
+      return out;
+    }
+    memory::SectorSet sectors;
+    if (out.range.empty())
+      memory::gather_sectors(inst, sectors);
+    else
+      memory::gather_range(out.range, sectors);
     if (store_transactions) {
       memory::StoreTransactionList stores;
       memory::plan_store_transactions(sectors, stores);
-      return std::max<std::uint32_t>(1, stores.count);
+      out.passes = std::max<std::uint32_t>(1, stores.count);
+    } else {
+      out.passes = std::max<std::uint32_t>(1, sectors.distinct_blocks(kLsuLineBytes));
     }
-    return std::max<std::uint32_t>(1, sectors.distinct_blocks(kLsuLineBytes));
+    return out;
   }
 
   // An L1 (or read-only cache) hit, an L2 hit or DRAM's shortest answer, whichever is soonest.
@@ -119,7 +136,7 @@ class GpuMemorySystem final : public MemorySystem {
     return std::max<sim::Cycle>(1, std::min({arch_.l1_hit_latency, arch_.l2_hit_latency, arch_.dram_latency_min}));
   }
 
-  void prefetch(std::uint32_t sm, const traces::Instruction& inst) const override {
+  void prefetch(std::uint32_t sm, const traces::Instruction& inst, const memory::ByteRange& range) const override {
     if (inst.active_mask == 0 || (inst.space != MemSpace::Global && inst.space != MemSpace::None)) return;
     // The SM-side cache the access will look up: a load's path (none for L2-only loads); stores
     // and atomics find their line in L1 to allocate or invalidate it.
@@ -135,8 +152,10 @@ class GpuMemorySystem final : public MemorySystem {
     // Streaming kernels' accesses are contiguous: lanes spanning less than a line touch at most
     // the lines of the first and last lane. Otherwise every lane whose line differs from the
     // previous lane's.
-    const std::uint64_t first = inst.addr[static_cast<std::size_t>(__builtin_ctz(inst.active_mask))];
-    const std::uint64_t last = inst.addr[static_cast<std::size_t>(31 - __builtin_clz(inst.active_mask))];
+    const std::uint64_t first =
+        range.empty() ? inst.addr[static_cast<std::size_t>(__builtin_ctz(inst.active_mask))] : range.lo;
+    const std::uint64_t last =
+        range.empty() ? inst.addr[static_cast<std::size_t>(31 - __builtin_clz(inst.active_mask))] : range.hi - 1;
     if (last >= first && last - first < kLsuLineBytes) {
       load(first);
       if (last / kLsuLineBytes != first / kLsuLineBytes) load(last);
@@ -339,9 +358,9 @@ class GpuMemorySystem final : public MemorySystem {
     return ready;
   }
 
+  // The access paths below walk sectors_, which access() has gathered for the instruction.
   MemoryAccessResult global_load(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
                                  sim::Cycle now) {
-    memory::gather_sectors(inst, sectors_);
     const LoadPath path = load_path_[static_cast<int>(inst.cache_op)];
     const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
     ++counters_.gld_requests;
@@ -385,9 +404,7 @@ class GpuMemorySystem final : public MemorySystem {
   // l1.stores_allocate allocate instead, allocate_in_l1); they go to L2 in 32-byte segments.
   // Fermi/Kepler group them into 1/2/4-segment transactions, each pass a replay; on a sectored L1
   // (Hopper) ncu counts sectors and the LSU handles one 128-byte line per pass.
-  MemoryAccessResult global_store(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
-                                  sim::Cycle now) {
-    memory::gather_sectors(inst, sectors_);
+  MemoryAccessResult global_store(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now) {
     ++counters_.gst_requests;
     counters_.gst_sectors += sectors_.count;
     counters_.gst_bytes_requested += sectors_.useful_bytes();
@@ -465,9 +482,7 @@ class GpuMemorySystem final : public MemorySystem {
 
   // Atomics are performed at L2: each sector is read (a miss fetches it) and written back dirty.
   // They are neither gld nor gst requests in ncu's counting.
-  MemoryAccessResult global_atomic(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
-                                   sim::Cycle now) {
-    memory::gather_sectors(inst, sectors_);
+  MemoryAccessResult global_atomic(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now) {
     const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
     const sim::Cycle t = occupy_l1(sm, now, wavefronts);
     invalidate_in_l1(sm);
@@ -483,7 +498,6 @@ class GpuMemorySystem final : public MemorySystem {
   // Local memory (register spills) is cached in L1 on every preset (S3.5: even Kepler's L1 holds
   // it); it is not global traffic in ncu's counters. Stores write through to L2.
   MemoryAccessResult local(std::uint32_t sm, const Instruction& inst, sim::Cycle now) {
-    memory::gather_sectors(inst, sectors_);
     const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
     const sim::Cycle t = occupy_l1(sm, now, wavefronts);
     sim::Cycle ready = t + 1;

@@ -9,12 +9,21 @@
 #include <memory>
 
 #include "models/arch.hpp"
+#include "models/memory/coalescer.hpp"
 #include "sim/stats.hpp"
 #include "sim/time.hpp"
 #include "traces/instruction.hpp"
 #include "traces/kernel_source.hpp"
 
 namespace warpsim::models {
+
+// A global (or local) memory instruction as the SM coalesced it when it issued (coalesce()): the
+// passes its LD/ST unit takes, and the byte range of its lanes when they form one contiguous run
+// (empty otherwise). With a range, the access that follows reads none of the 32 addresses.
+struct CoalescedAccess {
+  std::uint32_t passes = 1;
+  memory::ByteRange range;
+};
 
 struct MemoryAccessResult {
   sim::Cycle ready = 0;            // core cycle at which load results are written / the store is done
@@ -50,23 +59,32 @@ class MemorySystem {
   // A host-to-device copy: the bytes land in DRAM.
   virtual void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) = 0;
   // One warp memory instruction from SM `sm`, issued at core cycle `now`, by kernel `kernel_slot`.
+  // `range`, when not empty, is the byte range coalesce() found for it: `inst`'s addresses are
+  // then not read.
   virtual MemoryAccessResult access(std::uint32_t sm, std::uint32_t kernel_slot, const traces::Instruction& inst,
-                                    sim::Cycle now) = 0;
+                                    const memory::ByteRange& range, sim::Cycle now) = 0;
+  MemoryAccessResult access(std::uint32_t sm, std::uint32_t kernel_slot, const traces::Instruction& inst,
+                            sim::Cycle now) {
+    return access(sm, kernel_slot, inst, memory::ByteRange{}, now);
+  }
   // Whether access() for `inst` (a memory instruction with an active lane) reads or changes what
   // other SMs' accesses also change (L2, DRAM): such accesses must reach the memory system in
   // time order across SMs. The SMs hold them back to the end of a tick window (models/core/gpu.cpp)
   // and answer the rest (shared memory, constants) at once.
   virtual bool shared_state(const traces::Instruction& inst) const = 0;
-  // The issue cycles access() will report for `inst` (1 + replays, S3.1): they follow from its
-  // addresses alone, so an SM knows them when it issues, before the memory system answers.
-  virtual std::uint32_t passes(const traces::Instruction& inst) const = 0;
+  // For an instruction for which shared_state() holds: the issue cycles access() will report
+  // (1 + replays, S3.1), which follow from its addresses alone, so an SM knows them when it
+  // issues, before the memory system answers; and its byte range, if its lanes are contiguous.
+  virtual CoalescedAccess coalesce(const traces::Instruction& inst) const = 0;
   // No access for which shared_state() holds is answered sooner than this many cycles after it
   // is made: the longest an SM can run ahead of the others without needing such an answer.
   virtual sim::Cycle min_latency() const = 0;
   // Host-side only, no simulated effect: SM `sm` will hand `inst` to access() within a few
   // cycles (it is a warp's next instruction), so the host memory its lookups read can start
   // loading now and arrive by then.
-  virtual void prefetch(std::uint32_t /*sm*/, const traces::Instruction& /*inst*/) const {}
+  // `range` as for access().
+  virtual void prefetch(std::uint32_t /*sm*/, const traces::Instruction& /*inst*/,
+                        const memory::ByteRange& /*range*/) const {}
   virtual const MemoryCounters& counters() const = 0;
   // S4.6: cudaCtxResetPersistingL2Cache(): every persisting L2 line becomes normal.
   virtual void reset_persisting() = 0;

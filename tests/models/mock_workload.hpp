@@ -101,12 +101,13 @@ class FixedLatencyMemory : public models::MemorySystem {
   void begin_kernel(std::uint32_t, const traces::KernelInfo&) override {}
   void end_kernel(std::uint32_t) override {}
   void memcpy_to_device(std::uint64_t, std::uint64_t) override {}
-  models::MemoryAccessResult access(std::uint32_t, std::uint32_t, const Instruction&, sim::Cycle now) override {
+  models::MemoryAccessResult access(std::uint32_t, std::uint32_t, const Instruction&, const models::memory::ByteRange&,
+                                    sim::Cycle now) override {
     ++accesses;
     return {now + latency_, 1};
   }
   bool shared_state(const Instruction&) const override { return true; }
-  std::uint32_t passes(const Instruction&) const override { return 1; }
+  models::CoalescedAccess coalesce(const Instruction&) const override { return {}; }
   sim::Cycle min_latency() const override { return latency_; }
   const models::MemoryCounters& counters() const override { return counters_; }
   void reset_persisting() override {}

@@ -302,9 +302,10 @@ TEST_CASE("greedy-then-oldest runs one warp ahead; fair rotation interleaves (S2
     struct Recording : FixedLatencyMemory {
       Recording() : FixedLatencyMemory(100) {}
       std::vector<sim::Cycle> cycles;
-      models::MemoryAccessResult access(std::uint32_t sm, std::uint32_t k, const Instruction& in, sim::Cycle now) override {
+      models::MemoryAccessResult access(std::uint32_t sm, std::uint32_t k, const Instruction& in,
+                                        const models::memory::ByteRange& range, sim::Cycle now) override {
         cycles.push_back(now);
-        return FixedLatencyMemory::access(sm, k, in, now);
+        return FixedLatencyMemory::access(sm, k, in, range, now);
       }
     } memory;
     sim::StatsRegistry stats;
