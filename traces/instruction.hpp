@@ -57,6 +57,13 @@ struct InstructionHead {
   // unless it knows). Only constant loads carry it, so the global and shared paths read `addr`
   // directly; code that may meet a constant load's addresses goes through address().
   bool uniform_address = false;
+  // The active lanes access consecutive elements: lane k's address is the first active lane's
+  // plus (k - first) * width, and only the first active lane's entry of `addr` is written. The
+  // kernel library sets it where its lanes index an array by thread (C[i], A[i + offset]): 32
+  // addresses written and read back per access were four host cache lines of the warp's buffer
+  // for a pair of numbers. Every producer sets it (false unless it knows); the coalescer takes
+  // such an access's byte range without looking at lanes, and other readers use address().
+  bool lane_linear = false;
 
   bool is_memory() const { return mem_op != MemOp::None; }
   int active_lanes() const { return __builtin_popcount(active_mask); }
@@ -69,7 +76,10 @@ struct Instruction : InstructionHead {
 
   // The address of active lane `lane`.
   std::uint64_t address(int lane) const {
-    return addr[static_cast<std::size_t>(uniform_address ? __builtin_ctz(active_mask) : lane)];
+    if (!uniform_address && !lane_linear) return addr[static_cast<std::size_t>(lane)];
+    const int first = __builtin_ctz(active_mask);
+    const std::uint64_t base = addr[static_cast<std::size_t>(first)];
+    return uniform_address ? base : base + std::uint64_t(lane - first) * width;
   }
 };
 

@@ -11,7 +11,7 @@ class WarpStream {
  public:
   virtual ~WarpStream() = default;
   // Writes the next instruction into `out` and returns true, or returns false at the end.
-  // Sources write every field of a memory instruction, uniform_address included (the SM
+  // Sources write every field of a memory instruction, uniform_address and lane_linear included (the SM
   // reuses a buffer entry across warps and kernels), and may skip `addr` otherwise.
   virtual bool next(Instruction& out) = 0;
   // Move-constructs this stream into `storage` (`bytes` long, 16-byte aligned) and returns the

@@ -61,7 +61,7 @@ void gather_lanes(const traces::Instruction& inst, SectorSet& out) {
   while (mask != 0) {
     const int lane = __builtin_ctz(mask);
     mask &= mask - 1;
-    const std::uint64_t addr = inst.addr[static_cast<std::size_t>(lane)];
+    const std::uint64_t addr = inst.address(lane);
     const std::uint64_t sector = addr & ~std::uint64_t{kSectorBytes - 1};
     const std::uint32_t offset = static_cast<std::uint32_t>(addr - sector);
     if (offset + width <= kSectorBytes) {
@@ -103,6 +103,7 @@ ByteRange contiguous_range(const traces::Instruction& inst) {
   if ((run & (run + 1)) != 0) return {};  // holes in the mask
   const int lanes = __builtin_popcount(mask);
   const std::uint64_t base = inst.addr[static_cast<std::size_t>(first)];
+  if (inst.lane_linear) return {base, base + std::uint64_t(lanes) * width};  // the producer says so
   if (mask == traces::kFullMask) {
     // The usual full warp: one pass without a branch per lane, which the compiler vectorises.
     std::uint64_t differs = 0;
@@ -185,7 +186,7 @@ SharedAccessShape shared_bank_shape(const traces::Instruction& inst) {
   while (mask != 0) {
     const int lane = __builtin_ctz(mask);
     mask &= mask - 1;
-    const std::uint64_t first = inst.addr[static_cast<std::size_t>(lane)] / kSharedBankBytes;
+    const std::uint64_t first = inst.address(lane) / kSharedBankBytes;
     for (std::uint32_t w = 0; w < words_per_lane; ++w) words[n++] = first + w;
   }
   SharedAccessShape shape;

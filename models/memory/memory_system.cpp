@@ -152,10 +152,8 @@ class GpuMemorySystem final : public MemorySystem {
     // Streaming kernels' accesses are contiguous: lanes spanning less than a line touch at most
     // the lines of the first and last lane. Otherwise every lane whose line differs from the
     // previous lane's.
-    const std::uint64_t first =
-        range.empty() ? inst.addr[static_cast<std::size_t>(__builtin_ctz(inst.active_mask))] : range.lo;
-    const std::uint64_t last =
-        range.empty() ? inst.addr[static_cast<std::size_t>(31 - __builtin_clz(inst.active_mask))] : range.hi - 1;
+    const std::uint64_t first = range.empty() ? inst.address(__builtin_ctz(inst.active_mask)) : range.lo;
+    const std::uint64_t last = range.empty() ? inst.address(31 - __builtin_clz(inst.active_mask)) : range.hi - 1;
     if (last >= first && last - first < kLsuLineBytes) {
       load(first);
       if (last / kLsuLineBytes != first / kLsuLineBytes) load(last);
@@ -163,7 +161,7 @@ class GpuMemorySystem final : public MemorySystem {
     }
     std::uint64_t previous_line = ~std::uint64_t{0};
     for (std::uint32_t mask = inst.active_mask; mask != 0; mask &= mask - 1) {
-      const std::uint64_t a = inst.addr[static_cast<std::size_t>(__builtin_ctz(mask))];
+      const std::uint64_t a = inst.address(__builtin_ctz(mask));
       if (a / kLsuLineBytes != previous_line) load(a);
       previous_line = a / kLsuLineBytes;
     }
@@ -529,6 +527,7 @@ class GpuMemorySystem final : public MemorySystem {
   static bool uniform_address(const Instruction& inst) {
     std::uint32_t mask = inst.active_mask;
     if (mask == 0) return false;
+    if (inst.lane_linear) return (mask & (mask - 1)) == 0;  // consecutive elements: one lane or distinct
     const std::uint64_t first = inst.addr[static_cast<std::size_t>(__builtin_ctz(mask))];
     if (mask == traces::kFullMask) {
       // The common case, branch-free: a few vector operations instead of a branch per lane.
@@ -550,7 +549,7 @@ class GpuMemorySystem final : public MemorySystem {
     std::uint32_t distinct = 0;
     std::uint32_t mask = inst.active_mask;
     while (mask != 0) {
-      const std::uint64_t a = inst.addr[static_cast<std::size_t>(__builtin_ctz(mask))];
+      const std::uint64_t a = inst.address(__builtin_ctz(mask));
       mask &= mask - 1;
       if (std::find(seen, seen + distinct, a) == seen + distinct) seen[distinct++] = a;
     }

@@ -91,8 +91,8 @@ std::uint64_t sectors(const Instruction& inst) {
   int n = 0;
   for (int lane = 0; lane < warpsim::traces::kWarpSize; ++lane)
     if (inst.active_mask >> lane & 1u) {
-      s[n++] = inst.addr[lane] >> 5;
-      s[n++] = (inst.addr[lane] + inst.width - 1) >> 5;
+      s[n++] = inst.address(lane) >> 5;
+      s[n++] = (inst.address(lane) + inst.width - 1) >> 5;
     }
   if (!std::is_sorted(s.begin(), s.begin() + n)) std::sort(s.begin(), s.begin() + n);
   return static_cast<std::uint64_t>(std::unique(s.begin(), s.begin() + n) - s.begin());

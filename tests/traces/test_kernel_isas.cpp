@@ -26,7 +26,7 @@ std::vector<Access> accesses(const std::string& kernel, const std::vector<std::s
         if (!inst.is_memory() || inst.space == MemSpace::Constant) continue;
         for (int lane = 0; lane < kWarpSize; ++lane)
           if (inst.active_mask >> lane & 1u)
-            out.emplace_back(inst.addr[lane], int(inst.space), int(inst.mem_op), int(inst.width));
+            out.emplace_back(inst.address(lane), int(inst.space), int(inst.mem_op), int(inst.width));
       }
   std::sort(out.begin(), out.end());
   return out;

@@ -70,12 +70,12 @@ TEST_CASE("2-D blocks form warps by linear thread index (S1.2): transpose 32x8",
   REQUIRE(global.size() == 8);
   const Instruction& first_load = global[0];
   CHECK(first_load.mem_op == MemOp::Load);
-  std::uint64_t in_base = first_load.addr[0] - 4 * ((32 + 3) * 256 + 32);
-  for (int lane = 0; lane < 32; ++lane) CHECK(first_load.addr[lane] == in_base + 4 * ((32 + 3) * 256 + 32 + lane));
+  std::uint64_t in_base = first_load.address(0) - 4 * ((32 + 3) * 256 + 32);
+  for (int lane = 0; lane < 32; ++lane) CHECK(first_load.address(lane) == in_base + 4 * ((32 + 3) * 256 + 32 + lane));
   // The first store writes out[x * w + y]: a column, 1 KB apart between lanes.
   const Instruction& first_store = global[1];
   CHECK(first_store.mem_op == MemOp::Store);
-  CHECK(first_store.addr[1] - first_store.addr[0] == 4 * 256);
+  CHECK(first_store.address(1) - first_store.address(0) == 4 * 256);
 }
 
 TEST_CASE("readOffset on sm_90 walks the cuobjdump listing: units, registers, exit", "[kernels]") {
@@ -255,7 +255,7 @@ TEST_CASE("transposeShared's tile reads hit one bank 32 times without padding, 3
       if (i.space != MemSpace::Shared || i.mem_op != MemOp::Load) continue;
       ++shared_loads;
       std::uint32_t banks = 0;
-      for (int lane = 0; lane < 32; ++lane) banks |= 1u << (i.addr[lane] / 4 % 32);
+      for (int lane = 0; lane < 32; ++lane) banks |= 1u << (i.address(lane) / 4 % 32);
       CHECK(__builtin_popcount(banks) == (pad ? 32 : 1));
     }
     CHECK(shared_loads == 4);

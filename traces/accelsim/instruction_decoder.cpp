@@ -140,6 +140,7 @@ void InstructionDecoder::decode(std::string_view line, Instruction& out) {
     throw LineError("memory width " + std::to_string(width) + " is not 0, 1, 2, 4, 8, 16 or 32");
   bool has_addresses = width != 0;
   out.uniform_address = false;  // the trace lists every lane's address
+  out.lane_linear = false;
   if (has_addresses) decode_addresses(fields, out.active_mask, out.addr);
 
   OpcodeClass c = classify(mnemonic, has_addresses);

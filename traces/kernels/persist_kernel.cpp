@@ -54,18 +54,30 @@ class PersistLogic : public LogicDefaults {
 
   // tid % size for the warp's consecutive tids: one division per warp, then wrap-around.
   void addresses(std::uint16_t mem, std::uint32_t mask, std::uint64_t* addr) const {
-    bool hot = mem < 2;
-    std::uint64_t base = hot ? p_->persistent : p_->streaming;
-    std::uint32_t size = static_cast<std::uint32_t>(hot ? p_->freq : p_->data);
-    std::uint32_t first = static_cast<std::uint32_t>(tid(0)) % size;
+    const std::uint64_t base = this->base(mem);
+    const std::uint32_t size = this->size(mem);
+    const std::uint32_t first = static_cast<std::uint32_t>(tid(0)) % size;
     for_each_lane(mask, [&](int lane) {
       std::uint32_t r = first + static_cast<std::uint32_t>(lane);
       while (r >= size) r -= size;
       addr[lane] = base + 4ull * r;
     });
   }
+  // Consecutive elements unless tid % size wraps to 0 between the first and last masked lane.
+  bool linear_address(std::uint16_t mem, std::uint32_t mask, std::uint64_t& first, std::uint32_t& stride) const {
+    const std::uint32_t size = this->size(mem);
+    const auto lo = static_cast<std::uint32_t>(__builtin_ctz(mask)), hi = static_cast<std::uint32_t>(31 - __builtin_clz(mask));
+    const std::uint32_t r = (static_cast<std::uint32_t>(tid(0)) % size + lo) % size;
+    if (std::uint64_t{r} + (hi - lo) >= size) return false;
+    first = base(mem) + 4ull * r;
+    stride = 4;
+    return true;
+  }
 
  private:
+  std::uint64_t base(std::uint16_t mem) const { return mem < 2 ? p_->persistent : p_->streaming; }  // 0, 1: hot
+  std::uint32_t size(std::uint16_t mem) const { return static_cast<std::uint32_t>(mem < 2 ? p_->freq : p_->data); }
+
   const Params* p_;
   WarpPlace w_;
   std::uint32_t first_ = 0, second_ = 0;  // lanes taking the 1st / 2nd correction of the current %

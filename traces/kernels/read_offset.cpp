@@ -37,16 +37,20 @@ class OffsetLogic : public LogicDefaults {
   }
 
   void addresses(std::uint16_t mem, std::uint32_t mask, std::uint64_t* addr) const {
-    std::uint64_t base = mem == 0 ? p_->a : mem == 1 ? p_->b : p_->c;
-    bool at_k = (mem == 2) == p_->offset_on_store;
-    for_each_lane(mask, [&](int lane) {
-      std::uint32_t i = w_.global_x(lane);
-      std::uint32_t index = at_k ? i + p_->offset : i;
-      addr[lane] = base + 4ull * index;
-    });
+    for_each_lane(mask, [&](int lane) { addr[lane] = base(mem) + 4ull * index(mem, lane); });
+  }
+  bool linear_address(std::uint16_t mem, std::uint32_t mask, std::uint64_t& first, std::uint32_t& stride) const {
+    return consecutive_elements(w_, mask, base(mem), [&](int lane) { return index(mem, lane); }, first, stride);
   }
 
  private:
+  std::uint64_t base(std::uint16_t mem) const { return mem == 0 ? p_->a : mem == 1 ? p_->b : p_->c; }
+  // The element lane `lane` accesses: i, or k = i + offset (32-bit unsigned, as in the kernel).
+  std::uint32_t index(std::uint16_t mem, int lane) const {
+    const std::uint32_t i = w_.global_x(lane);
+    return (mem == 2) == p_->offset_on_store ? i + p_->offset : i;
+  }
+
   const Params* p_;
   WarpPlace w_;
 };

@@ -67,13 +67,21 @@ class UnrollLogic : public LogicDefaults {
   }
 
   void addresses(std::uint16_t mem, std::uint32_t mask, std::uint64_t* addr) const {
-    const Access& a = (*p_->order)[mem];
-    std::uint64_t base = p_->base[static_cast<int>(a.array)];
-    std::uint32_t shift = (a.array == Array::C ? 0 : p_->offset) + a.u * w_.block_dim.x;
-    for_each_lane(mask, [&](int lane) { addr[lane] = base + 4ull * std::uint32_t(i(lane) + shift); });
+    const std::uint64_t base = this->base(mem);
+    for_each_lane(mask, [&](int lane) { addr[lane] = base + 4ull * element(mem, lane); });
+  }
+  bool linear_address(std::uint16_t mem, std::uint32_t mask, std::uint64_t& first, std::uint32_t& stride) const {
+    return consecutive_elements(w_, mask, base(mem), [&](int lane) { return element(mem, lane); }, first, stride);
   }
 
  private:
+  std::uint64_t base(std::uint16_t mem) const { return p_->base[static_cast<int>((*p_->order)[mem].array)]; }
+  // The element lane `lane` accesses for access `mem` (32-bit unsigned, as in the kernel).
+  std::uint32_t element(std::uint16_t mem, int lane) const {
+    const Access& a = (*p_->order)[mem];
+    return std::uint32_t(i(lane) + (a.array == Array::C ? 0 : p_->offset) + a.u * w_.block_dim.x);
+  }
+
   const Params* p_;
   WarpPlace w_;
 };

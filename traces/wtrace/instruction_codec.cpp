@@ -117,6 +117,7 @@ void decode_instruction(ByteReader& in, WarpCodingState& state, Instruction& ins
   }
   inst.space = MemSpace::None;
   inst.uniform_address = false;  // the file holds every active lane's address
+  inst.lane_linear = false;
   inst.mem_op = MemOp::None;
   inst.cache_op = CacheOp::Default;
   inst.width = 0;
