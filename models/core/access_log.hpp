@@ -35,7 +35,9 @@ struct DeferredAccess {
     static_cast<traces::InstructionHead&>(inst) = in;
     range = lanes_range;
     if (!range.empty()) return;
-    const int lanes = in.uniform_address ? __builtin_ctz(in.active_mask) + 1 : 32 - __builtin_clz(in.active_mask);
+    // Uniform and lane-linear instructions have one address written: the first active lane's.
+    const int lanes = in.uniform_address || in.lane_linear ? __builtin_ctz(in.active_mask) + 1
+                                                           : 32 - __builtin_clz(in.active_mask);
     std::memcpy(inst.addr.data(), in.addr.data(), sizeof(std::uint64_t) * static_cast<std::size_t>(lanes));
   }
 };

@@ -64,14 +64,13 @@ class PersistLogic : public LogicDefaults {
     });
   }
   // Consecutive elements unless tid % size wraps to 0 between the first and last masked lane.
-  bool linear_address(std::uint16_t mem, std::uint32_t mask, std::uint64_t& first, std::uint32_t& stride) const {
+  std::uint32_t linear_address(std::uint16_t mem, std::uint32_t mask, std::uint64_t& first) const {
     const std::uint32_t size = this->size(mem);
     const auto lo = static_cast<std::uint32_t>(__builtin_ctz(mask)), hi = static_cast<std::uint32_t>(31 - __builtin_clz(mask));
     const std::uint32_t r = (static_cast<std::uint32_t>(tid(0)) % size + lo) % size;
-    if (std::uint64_t{r} + (hi - lo) >= size) return false;
+    if (std::uint64_t{r} + (hi - lo) >= size) return 0;
     first = base(mem) + 4ull * r;
-    stride = 4;
-    return true;
+    return 4;
   }
 
  private:

@@ -39,8 +39,8 @@ class OffsetLogic : public LogicDefaults {
   void addresses(std::uint16_t mem, std::uint32_t mask, std::uint64_t* addr) const {
     for_each_lane(mask, [&](int lane) { addr[lane] = base(mem) + 4ull * index(mem, lane); });
   }
-  bool linear_address(std::uint16_t mem, std::uint32_t mask, std::uint64_t& first, std::uint32_t& stride) const {
-    return consecutive_elements(w_, mask, base(mem), [&](int lane) { return index(mem, lane); }, first, stride);
+  std::uint32_t linear_address(std::uint16_t mem, std::uint32_t mask, std::uint64_t& first) const {
+    return consecutive_elements(w_, mask, base(mem), [&](int lane) { return index(mem, lane); }, first);
   }
 
  private:

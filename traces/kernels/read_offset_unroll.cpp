@@ -70,8 +70,8 @@ class UnrollLogic : public LogicDefaults {
     const std::uint64_t base = this->base(mem);
     for_each_lane(mask, [&](int lane) { addr[lane] = base + 4ull * element(mem, lane); });
   }
-  bool linear_address(std::uint16_t mem, std::uint32_t mask, std::uint64_t& first, std::uint32_t& stride) const {
-    return consecutive_elements(w_, mask, base(mem), [&](int lane) { return element(mem, lane); }, first, stride);
+  std::uint32_t linear_address(std::uint16_t mem, std::uint32_t mask, std::uint64_t& first) const {
+    return consecutive_elements(w_, mask, base(mem), [&](int lane) { return element(mem, lane); }, first);
   }
 
  private:

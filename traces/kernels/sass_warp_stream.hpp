@@ -12,11 +12,10 @@
 //   bool branch_taken(std::uint16_t hook);                                  // uniform branches
 //   std::uint32_t predicated_lanes(std::uint16_t hook, std::uint32_t live); // guard true
 //   void addresses(std::uint16_t mem_index, std::uint32_t mask, std::uint64_t* addr);
-//   bool linear_address(std::uint16_t mem_index, std::uint32_t mask, std::uint64_t& first,
-//                       std::uint32_t& stride);
-//       // true when the masked lanes' addresses grow by `stride` bytes from lane to lane;
-//       // `first` gets the lowest masked lane's. Must agree with addresses(). Where the stride
-//       // is the access width (consecutive elements), the instruction is lane_linear.
+//   std::uint32_t linear_address(std::uint16_t mem_index, std::uint32_t mask, std::uint64_t& first);
+//       // the bytes the masked lanes' addresses grow by from lane to lane, with `first` the
+//       // lowest masked lane's; 0 when they are not evenly spaced. Must agree with addresses().
+//       // Where it is the access width (consecutive elements), the instruction is lane_linear.
 #include <cstddef>
 #include <new>
 #include <span>
@@ -35,7 +34,7 @@ struct LogicDefaults {
   bool branch_taken(std::uint16_t) { return false; }
   std::uint32_t predicated_lanes(std::uint16_t, std::uint32_t) const { return 0; }
   // Kernels whose accesses are not consecutive elements per lane write every lane's address.
-  bool linear_address(std::uint16_t, std::uint32_t, std::uint64_t&, std::uint32_t&) const { return false; }
+  std::uint32_t linear_address(std::uint16_t, std::uint32_t, std::uint64_t&) const { return 0; }
 };
 
 template <class Logic>
@@ -78,10 +77,9 @@ class SassWarpStream final : public WarpStream {
     out.active_mask = mask;
     if (op.head.mem_op != MemOp::None && mask != 0) {
       std::uint64_t& first = out.addr[static_cast<std::size_t>(__builtin_ctz(mask))];
-      std::uint32_t stride = 0;
       if (op.head.uniform_address)
         first = op.const_offset;  // a kernel parameter
-      else if (logic_.linear_address(op.mem_index, mask, first, stride) && stride == op.head.width)
+      else if (logic_.linear_address(op.mem_index, mask, first) == op.head.width)
         out.lane_linear = true;  // consecutive elements: the first lane's address stands for all
       else
         logic_.addresses(op.mem_index, mask, out.addr.data());

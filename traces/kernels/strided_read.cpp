@@ -39,15 +39,11 @@ class StrideLogic : public LogicDefaults {
       addr[lane] = mem == 0 ? p_->in + 4 * k(lane) : p_->out + 4ull * w_.global_x(lane);
     });
   }
-  // out[i], and in[i * stride] at stride 1: consecutive elements in a 1-D block, unless i wraps
-  // at 2^32 inside the warp.
-  bool linear_address(std::uint16_t mem, std::uint32_t mask, std::uint64_t& first, std::uint32_t& stride) const {
-    const int lo = __builtin_ctz(mask);
-    if ((mem == 0 && p_->stride != 1) || !w_.one_dim || w_.global_x(31 - __builtin_clz(mask)) < w_.global_x(lo))
-      return false;
-    first = mem == 0 ? p_->in + 4 * k(lo) : p_->out + 4ull * w_.global_x(lo);
-    stride = 4;
-    return true;
+  // out[i], and in[i * stride] at stride 1: element i of each lane.
+  std::uint32_t linear_address(std::uint16_t mem, std::uint32_t mask, std::uint64_t& first) const {
+    if (mem == 0 && p_->stride != 1) return 0;
+    return consecutive_elements(w_, mask, mem == 0 ? p_->in : p_->out, [&](int lane) { return w_.global_x(lane); },
+                                first);
   }
 
  private:

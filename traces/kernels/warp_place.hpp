@@ -46,18 +46,18 @@ inline void for_each_lane(std::uint32_t mask, F&& f) {
   }
 }
 
-// For a Logic's linear_address (sass_warp_stream.hpp): the masked lanes access consecutive
-// 4-byte elements element(lane) of the array at `base`, which holds when the block is 1-D and the
-// element, a 32-bit unsigned index as the kernels compute it, does not wrap inside the warp.
+// A Logic's linear_address (sass_warp_stream.hpp) for lanes that access 4-byte elements
+// element(lane) of the array at `base`: they are consecutive (4 bytes apart) when the block is
+// 1-D and the element, a 32-bit unsigned index as the kernels compute it, does not wrap inside
+// the warp; else 0.
 template <class Element>
-inline bool consecutive_elements(const WarpPlace& w, std::uint32_t mask, std::uint64_t base, Element&& element,
-                                 std::uint64_t& first, std::uint32_t& stride) {
-  if (!w.one_dim) return false;
+inline std::uint32_t consecutive_elements(const WarpPlace& w, std::uint32_t mask, std::uint64_t base,
+                                          Element&& element, std::uint64_t& first) {
+  if (!w.one_dim) return 0;
   const std::uint32_t from = element(__builtin_ctz(mask)), to = element(31 - __builtin_clz(mask));
-  if (to < from) return false;
+  if (to < from) return 0;
   first = base + 4ull * from;
-  stride = 4;
-  return true;
+  return 4;
 }
 
 }  // namespace warpsim::traces::kernels
