@@ -20,6 +20,7 @@
 // the loaded value, so in-order issue makes the clock read wait for the data.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
