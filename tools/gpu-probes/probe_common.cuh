@@ -1,0 +1,118 @@
+// What every probe shares: error checks, event timing, the case markers that let the driver
+// scripts pair a launch with its Nsight Compute row, and the special registers the timeline
+// probes read.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#define CK(x)                                                                                 \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
+      fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
+      exit(1);                                                                                \
+    }                                                                                         \
+  } while (0)
+
+namespace probe {
+
+// How a probe launches its cases. Timed: a warm-up and `reps` launches timed with events, one
+// CSV row of medians. Profiled (under ncu): each case launches exactly once, after a line
+// "#case,NAME,PARAMS" on stdout, so that the n-th marker belongs to ncu's n-th row.
+struct Mode {
+  bool profiled = false;
+  int reps = 20;
+};
+
+inline Mode parse_mode(int argc, char** argv, int first) {
+  Mode m;
+  for (int i = first; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--ncu") m.profiled = true;
+    else if (a.rfind("--reps=", 0) == 0) m.reps = std::max(1, atoi(a.c_str() + 7));
+  }
+  return m;
+}
+
+struct Timing {
+  float median_ms = 0, min_ms = 0;
+};
+
+template <class Launch>
+Timing time_events(int reps, Launch launch, cudaStream_t stream = 0) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  launch();  // warm-up: module load, first-touch of the pages, caches as the timed launches see them
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  std::vector<float> ms;
+  for (int r = 0; r < reps; ++r) {
+    CK(cudaEventRecord(a, stream));
+    launch();
+    CK(cudaEventRecord(b, stream));
+    CK(cudaEventSynchronize(b));
+    CK(cudaGetLastError());
+    float t = 0;
+    CK(cudaEventElapsedTime(&t, a, b));
+    ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  return {ms[ms.size() / 2], ms[0]};
+}
+
+// One case: under ncu a marker and one launch; otherwise a timed row "name,params,median,min,reps".
+template <class Launch>
+void run_case(const Mode& mode, const std::string& name, const std::string& params, Launch launch,
+              cudaStream_t stream = 0) {
+  if (mode.profiled) {
+    printf("#case,%s,%s\n", name.c_str(), params.c_str());
+    fflush(stdout);
+    launch();
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    return;
+  }
+  Timing t = time_events(mode.reps, launch, stream);
+  printf("%s,%s,%.5f,%.5f,%d\n", name.c_str(), params.c_str(), t.median_ms, t.min_ms, mode.reps);
+  fflush(stdout);
+}
+
+inline std::string params(const char* fmt, long long a = 0, long long b = 0, long long c = 0) {
+  char buf[256];
+  snprintf(buf, sizeof buf, fmt, a, b, c);
+  return buf;
+}
+
+// Random contents (never zeros: they can run faster than real data, METHOD.md).
+inline void fill_random(float* d, size_t n, unsigned seed = 1) {
+  std::vector<float> h(n);
+  srand(seed);
+  for (size_t i = 0; i < n; ++i) h[i] = (rand() & 0xFF) / 100.f;
+  CK(cudaMemcpy(d, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+}
+
+__device__ __forceinline__ unsigned smid() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ unsigned warpid() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%warpid;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ unsigned long long globaltimer() {
+  unsigned long long r;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(r));
+  return r;
+}
+
+}  // namespace probe
