@@ -37,10 +37,11 @@ and the launch is marked "overlapped". ipc is over the launch's own cycles.
 `warpsim run --metrics` lists every metric with its Nsight Compute counterpart.
 )";
 
+// A Markdown table, so that documents can include it as printed.
 void print_metric_table() {
-  std::cout << "metric | ncu metric | what it counts | unit\n";
+  std::cout << "| metric | Nsight Compute counterpart | what the simulator counts | unit |\n|---|---|---|---|\n";
   for (const auto& m : models::metric_infos())
-    std::cout << m.name << " | " << m.ncu << " | " << m.counts << " | " << m.unit << '\n';
+    std::cout << "| `" << m.name << "` | " << m.ncu << " | " << m.counts << " | " << m.unit << " |\n";
 }
 
 std::string dim_text(const std::array<std::uint32_t, 3>& d) {
@@ -59,7 +60,7 @@ double metric(const models::LaunchResult& k, const std::string& name) {
 // first; --json has them all.
 void print_launch_table(const models::RunResult& r) {
   std::cout << "\nlaunches" << (r.ncu ? " (ncu: each alone, timed from its own start)" : "") << "\n"
-            << std::right << std::setw(6) << "launch" << "  " << std::left << std::setw(28) << "name" << std::setw(14)
+            << std::right << std::setw(6) << "launch" << "  " << std::left << std::setw(36) << "name" << std::setw(14)
             << "grid" << std::setw(12) << "block" << std::right << std::setw(12) << "start_cycle" << std::setw(10)
             << "cycles" << std::setw(11) << "time_us" << std::setw(12) << "warp_inst" << std::setw(10) << "occupancy"
             << std::setw(8) << "l1_hit%" << std::setw(8) << "l2_hit%" << std::setw(12) << "dram_bytes" << '\n';
@@ -69,8 +70,8 @@ void print_launch_table(const models::RunResult& r) {
       occupancy << "overlap";
     else
       occupancy << std::fixed << std::setprecision(3) << metric(k, "achieved_occupancy");
-    std::cout << std::right << std::setw(6) << k.launch << "  " << std::left << std::setw(28)
-              << (k.name.size() > 27 ? k.name.substr(0, 26) + "~" : k.name) << std::setw(14) << dim_text(k.grid)
+    std::cout << std::right << std::setw(6) << k.launch << "  " << std::left << std::setw(36)
+              << (k.name.size() > 35 ? k.name.substr(0, 34) + "~" : k.name) << std::setw(14) << dim_text(k.grid)
               << std::setw(12) << dim_text(k.block) << std::right << std::setw(12) << k.start_cycle << std::setw(10)
               << k.cycles << std::setw(11) << std::fixed << std::setprecision(3) << k.time_ms * 1e3 << std::setw(12)
               << std::setprecision(0) << metric(k, "warp_instructions") << std::setw(10) << occupancy.str()
