@@ -111,7 +111,7 @@ TEST_CASE("per-launch results: one per launch, counts add up to the totals, laun
   CHECK(metric(r.kernels[3], "l2_hit_rate") > metric(r.kernels[0], "l2_hit_rate") + 30);
 }
 
-TEST_CASE("--launches simulates exactly the launches it names, under their own numbers", "[launches]") {
+TEST_CASE("launch selection (--launches) simulates exactly the launches it names, under their own numbers", "[launches]") {
   const std::string list = test::shared_path(kFdtd + "kernelslist.g");
   const auto r = models::simulate(trace_request(list, "2,4-5", true));
   REQUIRE(r.kernels.size() == 3);
@@ -140,7 +140,7 @@ TEST_CASE("--launches simulates exactly the launches it names, under their own n
   }
 }
 
-TEST_CASE("--ncu: each launch alone from its own start; --cache-control all makes every launch cold", "[launches][ncu]") {
+TEST_CASE("ncu mode: each launch alone from its own start, and cache control all makes every launch cold", "[launches][ncu]") {
   const std::string list = repeated_step1("ncu-repeat", 2, false);
   const auto all = models::simulate(trace_request(list, "", true, true));
   const auto none = models::simulate(trace_request(list, "", true, false));
@@ -169,7 +169,7 @@ TEST_CASE("--ncu: each launch alone from its own start; --cache-control all make
   fs::remove_all(fs::path(list).parent_path());
 }
 
-TEST_CASE("--ncu on a single library kernel is the default run", "[launches][ncu]") {
+TEST_CASE("ncu mode on a single library kernel is the default run", "[launches][ncu]") {
   models::RunRequest r;
   r.arch = "hopper-h100";
   r.kernel = "writeOffset";
