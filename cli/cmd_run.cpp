@@ -1,25 +1,115 @@
-// warpsim run: simulate one library kernel or one trace and print cycles, time and metrics.
+// warpsim run: simulate one library kernel or one trace and print cycles, time and metrics, and
+// for a trace each launch's.
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "cli/options.hpp"
+#include "models/metric_info.hpp"
 #include "models/simulate.hpp"
+#include "sim/errors.hpp"
 
 namespace warpsim::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "run --arch ARCH (--kernel KERNEL [-p key=value]... | --trace PATH) [--launches LIST] [--ncu "
+    "[--cache-control all|none]] [--set key=value]... [--seed N] [--json] | run --metrics";
+
+constexpr const char* kMeasurementHelp = R"(
+Measurement. By default a run is the application's view: launches of one stream follow each
+other, launches of different streams overlap, caches stay warm from launch to launch, and the
+totals cover the whole run. --ncu measures as Nsight Compute does: each launch waits until the
+GPU is idle and is timed from its own start, and with --cache-control all (ncu's default) every
+cache is written back and invalidated before each launch, outside the launch's time and
+counters (the dirty lines it writes back are in no launch's dram_write_bytes); the totals are
+then the sums over the launches. --cache-control none keeps the caches warm across the
+serialized launches.
+
+Per launch (trace runs: "kernels" in --json, a table in the text output). Counts that belong to
+an instruction or an access (instructions, requests, sectors, cache lookups and hits, DRAM
+bytes, bank conflicts, replays) are the launch's own even where launches of different streams
+overlap: each is charged to the kernel that issued it (a DRAM write-back to the kernel whose
+access evicted the line). Cycle-based metrics (achieved_occupancy, stall_*) are a launch's own
+only when no other launch was on the GPU while it ran; where launches overlapped they are null
+and the launch is marked "overlapped". ipc is over the launch's own cycles.
+
+`warpsim run --metrics` lists every metric with its Nsight Compute counterpart.
+)";
+
+// A Markdown table, so that documents can include it as printed.
+void print_metric_table() {
+  std::cout << "| metric | Nsight Compute counterpart | what the simulator counts | unit |\n|---|---|---|---|\n";
+  for (const auto& m : models::metric_infos())
+    std::cout << "| `" << m.name << "` | " << m.ncu << " | " << m.counts << " | " << m.unit << " |\n";
+}
+
+std::string dim_text(const std::array<std::uint32_t, 3>& d) {
+  std::ostringstream s;
+  s << '(' << d[0] << ',' << d[1] << ',' << d[2] << ')';
+  return s.str();
+}
+
+double metric(const models::LaunchResult& k, const std::string& name) {
+  for (const auto& [n, v] : k.metrics)
+    if (n == name) return v;
+  return 0;
+}
+
+// One line per launch: where it starts and how long it takes, and the metrics people look at
+// first; --json has them all.
+void print_launch_table(const models::RunResult& r) {
+  std::cout << "\nlaunches" << (r.ncu ? " (ncu: each alone, timed from its own start)" : "") << "\n"
+            << std::right << std::setw(6) << "launch" << "  " << std::left << std::setw(36) << "name" << std::setw(14)
+            << "grid" << std::setw(12) << "block" << std::right << std::setw(12) << "start_cycle" << std::setw(10)
+            << "cycles" << std::setw(11) << "time_us" << std::setw(12) << "warp_inst" << std::setw(10) << "occupancy"
+            << std::setw(8) << "l1_hit%" << std::setw(8) << "l2_hit%" << std::setw(12) << "dram_bytes" << '\n';
+  for (const auto& k : r.kernels) {
+    std::ostringstream occupancy;
+    if (k.overlapped)
+      occupancy << "overlap";
+    else
+      occupancy << std::fixed << std::setprecision(3) << metric(k, "achieved_occupancy");
+    std::cout << std::right << std::setw(6) << k.launch << "  " << std::left << std::setw(36)
+              << (k.name.size() > 35 ? k.name.substr(0, 34) + "~" : k.name) << std::setw(14) << dim_text(k.grid)
+              << std::setw(12) << dim_text(k.block) << std::right << std::setw(12) << k.start_cycle << std::setw(10)
+              << k.cycles << std::setw(11) << std::fixed << std::setprecision(3) << k.time_ms * 1e3 << std::setw(12)
+              << std::setprecision(0) << metric(k, "warp_instructions") << std::setw(10) << occupancy.str()
+              << std::setw(8) << std::setprecision(1) << metric(k, "l1_hit_rate") << std::setw(8)
+              << metric(k, "l2_hit_rate") << std::setw(12) << std::setprecision(0)
+              << metric(k, "dram_read_bytes") + metric(k, "dram_write_bytes") << '\n';
+    std::cout.unsetf(std::ios::floatfield);
+    std::cout << std::setprecision(6);
+  }
+}
+
+}  // namespace
 
 int cmd_run(const Args& args) {
-  const char* usage =
-      "run --arch ARCH (--kernel KERNEL [-p key=value]... | --trace PATH) [--set key=value]... [--seed N] [--json]";
   po::options_description options("run options");
-  options.add_options()("arch", po::value<std::string>()->required(), "architecture preset (warpsim arch list)")(
+  options.add_options()("arch", po::value<std::string>(), "architecture preset (warpsim arch list)")(
       "kernel", po::value<std::string>(), "library kernel (warpsim kernels)")(
       "param,p", po::value<std::vector<std::string>>()->composing(), "kernel parameter key=value")(
       "trace", po::value<std::string>(), "kernelslist.g, .traceg, .traceg.xz or .wtrace")(
+      "launches", po::value<std::string>(),
+      "simulate only these launches: 1-based positions in the trace's launch order, e.g. 3,5-9 (copies all kept)")(
+      "ncu", po::bool_switch(), "measure as Nsight Compute does: launches one at a time, each timed alone (below)")(
+      "cache-control", po::value<std::string>(),
+      "with --ncu: all (default: write back and invalidate every cache before each launch) or none")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a preset parameter key=value")(
       "seed", po::value<std::string>()->default_value("1"), "random seed")("json", po::bool_switch(),
-                                                                            "print one JSON object");
+                                                                            "print one JSON object")(
+      "metrics", po::bool_switch(), "list every metric with its Nsight Compute counterpart, and exit");
   po::variables_map vm;
-  if (!parse_options("run", usage, options, {}, args, vm)) return kExitOk;
+  if (!parse_options("run", kUsage, options, {}, args, vm)) {
+    std::cout << kMeasurementHelp;
+    return kExitOk;
+  }
+  if (vm["metrics"].as<bool>()) {
+    print_metric_table();
+    return kExitOk;
+  }
+  if (!vm.count("arch")) throw sim::InputError("run", "the option '--arch' is required");
 
   models::RunRequest request;
   request.arch = vm["arch"].as<std::string>();
@@ -27,7 +117,21 @@ int cmd_run(const Args& args) {
   if (vm.count("trace")) request.trace = vm["trace"].as<std::string>();
   if (vm.count("param")) request.kernel_params = vm["param"].as<std::vector<std::string>>();
   if (vm.count("set")) request.arch_overrides = vm["set"].as<std::vector<std::string>>();
+  if (vm.count("launches")) {
+    request.launches = vm["launches"].as<std::string>();
+    // simulate() reads an empty list as "every launch"; on the command line it is a mistake.
+    if (request.launches.find_first_not_of(" \t") == std::string::npos)
+      throw sim::InputError("--launches", "empty list; give launch numbers such as 3,5-9");
+  }
   request.seed = unsigned_option(vm, "seed");
+  request.ncu = vm["ncu"].as<bool>();
+  if (vm.count("cache-control")) {
+    const std::string mode = vm["cache-control"].as<std::string>();
+    if (!request.ncu) throw sim::InputError("--cache-control", "applies to --ncu runs only");
+    if (mode != "all" && mode != "none")
+      throw sim::InputError("--cache-control", "expected all or none, found '" + mode + "'");
+    request.ncu_flush_caches = mode == "all";
+  }
 
   models::RunResult r = models::simulate(request);
   for (const auto& w : r.warnings) std::cerr << "warning: " << w << '\n';
@@ -37,10 +141,12 @@ int cmd_run(const Args& args) {
   }
   std::cout << r.arch << "  " << r.kernel;
   for (const auto& [k, v] : r.params) std::cout << ' ' << k << '=' << v;
+  if (r.ncu) std::cout << "  (ncu measurement, cache control " << (r.ncu_flush_caches ? "all" : "none") << ")";
   std::cout << "\n\n" << std::left << std::setw(26) << "cycles" << r.cycles << '\n'
             << std::setw(26) << "time_ms" << r.time_ms << '\n';
   for (const auto& [name, value] : r.metrics) std::cout << std::setw(26) << name << value << '\n';
   std::cout << std::setw(26) << "wall_s" << r.wall_s << '\n';
+  if (!r.kernels.empty()) print_launch_table(r);
   return kExitOk;
 }
 

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "analysis/validation/correlation_plot.hpp"
 #include "analysis/validation/validation.hpp"
 #include "cli/options.hpp"
 #include "sim/json.hpp"
@@ -23,16 +24,23 @@ std::string error_text(const analysis::ValidationRow& r) {
 }  // namespace
 
 int cmd_validate(const Args& args) {
-  const char* usage = "validate [--table NAME] [--quick] [--json]";
+  const char* usage = "validate [--table NAME] [--quick] [--json] [--plot DIR]";
   po::options_description options("validate options");
   options.add_options()("table", po::value<std::string>()->default_value(""), "run only this table")(
       "quick", po::bool_switch(), "skip the largest runs (n = 2^26 counters, persistKernel)")(
-      "json", po::bool_switch(), "print JSON");
+      "json", po::bool_switch(), "print JSON")(
+      "plot", po::value<std::string>(),
+      "write DIR/<table>-time.svg (simulated against measured time per launch, log-log, ±10% band) and "
+      "DIR/<table>-time.csv for each table with per-launch times (h100-apps)");
   po::variables_map vm;
   if (!parse_options("validate", usage, options, {}, args, vm)) return kExitOk;
   analysis::ValidationOptions o;
   o.quick = vm["quick"].as<bool>();
   auto tables = analysis::run_validation(o, vm["table"].as<std::string>());
+  if (vm.count("plot"))
+    for (const auto& t : tables)
+      for (const auto& path : analysis::write_time_correlation(t, vm["plot"].as<std::string>()))
+        std::cerr << "wrote " << path.string() << '\n';
 
   bool all_pass = true;
   for (const auto& t : tables) all_pass = all_pass && t.pass();
@@ -51,7 +59,10 @@ int cmd_validate(const Args& args) {
                   << ", \"tolerance\": " << sim::json_quote(r.tolerance.describe())
                   << ", \"pass\": " << (r.pass ? "true" : "false") << '}';
       }
-      std::cout << "]}";
+      std::cout << "], \"summary\": {";
+      for (std::size_t k = 0; k < t.summary.size(); ++k)
+        std::cout << (k ? ", " : "") << sim::json_quote(t.summary[k].first) << ": " << sim::json_number(t.summary[k].second);
+      std::cout << "}}";
     }
     std::cout << "]}\n";
   } else {
@@ -66,6 +77,12 @@ int cmd_validate(const Args& args) {
         std::cout << "  " << std::left << std::setw(64) << r.quantity.substr(0, 64) << std::right << std::setw(14)
                   << std::setprecision(6) << r.reference << std::setw(14) << r.simulated << std::setw(10) << error_text(r)
                   << std::setw(10) << r.tolerance.describe() << "  " << (r.pass ? "pass" : "FAIL") << '\n';
+      }
+      if (!t.summary.empty()) {
+        std::cout << "  summary:";
+        for (std::size_t k = 0; k < t.summary.size(); ++k)
+          std::cout << (k ? "; " : " ") << t.summary[k].first << " " << std::setprecision(4) << t.summary[k].second;
+        std::cout << '\n';
       }
       std::cout << '\n';
     }

@@ -1,33 +1,55 @@
-// The metric list of CONTRACT.md and the JSON form of a run.
+// The JSON form of a run (CONTRACT.md).
 #include <sstream>
 
 #include "models/simulate.hpp"
 #include "sim/json.hpp"
 
 namespace warpsim::models {
+namespace {
 
-const std::vector<std::string>& metric_names() {
-  static const std::vector<std::string> names = {
-      "warp_instructions", "ipc", "achieved_occupancy", "dual_issue_fraction",
-      "gld_requests", "gld_sectors", "gld_transactions", "gld_efficiency",
-      "gst_requests", "gst_sectors", "gst_transactions", "gst_efficiency",
-      "l1_hit_rate", "l2_hit_rate", "dram_read_bytes", "dram_write_bytes",
-      "shared_bank_conflicts", "replays",
-      "stall_no_eligible", "stall_alu_dependency", "stall_memory_dependency", "stall_unit_busy",
-      "stall_barrier", "stall_idle", "lane_efficiency",
-  };
-  return names;
+void put_metrics(std::ostream& out, const std::vector<std::pair<std::string, double>>& metrics) {
+  out << '{';
+  for (std::size_t i = 0; i < metrics.size(); ++i)
+    out << (i ? ", " : "") << sim::json_quote(metrics[i].first) << ": " << sim::json_number(metrics[i].second);
+  out << '}';
 }
+
+void put_dim(std::ostream& out, const std::array<std::uint32_t, 3>& d) {
+  out << '[' << d[0] << ", " << d[1] << ", " << d[2] << ']';
+}
+
+void put_launch(std::ostream& out, const LaunchResult& k) {
+  out << "{\"launch\": " << k.launch << ", \"name\": " << sim::json_quote(k.name) << ", \"grid\": ";
+  put_dim(out, k.grid);
+  out << ", \"block\": ";
+  put_dim(out, k.block);
+  out << ", \"start_cycle\": " << k.start_cycle << ", \"cycles\": " << k.cycles
+      << ", \"time_ms\": " << sim::json_number(k.time_ms);
+  if (k.overlapped) out << ", \"overlapped\": true";
+  out << ", \"metrics\": ";
+  put_metrics(out, k.metrics);
+  out << '}';
+}
+
+}  // namespace
 
 std::string to_json(const RunResult& r) {
   std::ostringstream out;
   out << "{\"arch\": " << sim::json_quote(r.arch) << ", \"kernel\": " << sim::json_quote(r.kernel) << ", \"params\": {";
   for (std::size_t i = 0; i < r.params.size(); ++i)
     out << (i ? ", " : "") << sim::json_quote(r.params[i].first) << ": " << sim::json_quote(r.params[i].second);
-  out << "}, \"cycles\": " << r.cycles << ", \"time_ms\": " << sim::json_number(r.time_ms) << ", \"metrics\": {";
-  for (std::size_t i = 0; i < r.metrics.size(); ++i)
-    out << (i ? ", " : "") << sim::json_quote(r.metrics[i].first) << ": " << sim::json_number(r.metrics[i].second);
-  out << "}, \"wall_s\": " << sim::json_number(r.wall_s);
+  out << "}, \"cycles\": " << r.cycles << ", \"time_ms\": " << sim::json_number(r.time_ms) << ", \"metrics\": ";
+  put_metrics(out, r.metrics);
+  out << ", \"wall_s\": " << sim::json_number(r.wall_s);
+  if (r.ncu) out << ", \"measurement\": {\"mode\": \"ncu\", \"cache_control\": \"" << (r.ncu_flush_caches ? "all" : "none") << "\"}";
+  if (!r.kernels.empty()) {
+    out << ", \"kernels\": [";
+    for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+      out << (i ? ", " : "");
+      put_launch(out, r.kernels[i]);
+    }
+    out << ']';
+  }
   if (!r.warnings.empty()) {
     out << ", \"warnings\": [";
     for (std::size_t i = 0; i < r.warnings.size(); ++i) out << (i ? ", " : "") << sim::json_quote(r.warnings[i]);

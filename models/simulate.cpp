@@ -2,11 +2,15 @@
 #include "models/simulate.hpp"
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 
 #include "models/core/gpu.hpp"
 #include "models/memory/memory_system.hpp"
+#include "sim/attribution.hpp"
 #include "sim/errors.hpp"
 #include "traces/kernels/library.hpp"
+#include "traces/launch_list.hpp"
 #include "traces/open_workload.hpp"
 
 namespace warpsim::models {
@@ -14,11 +18,17 @@ namespace {
 
 double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
-void fill_metrics(RunResult& out, const Arch& arch, const GpuTotals& t, const MemoryCounters& m) {
-  auto put = [&](const char* name, double value) { out.metrics.emplace_back(name, value); };
+// The metrics of `t` and `m` in metric_names() order. `cycle_books`: t's active cycles and
+// scheduler states are its own (a launch that overlapped others has none: NaN).
+std::vector<std::pair<std::string, double>> metrics_of(const Arch& arch, const GpuTotals& t, const MemoryCounters& m,
+                                                       bool cycle_books = true) {
+  std::vector<std::pair<std::string, double>> out;
+  auto put = [&](const char* name, double value) { out.emplace_back(name, value); };
+  const double unknown = std::numeric_limits<double>::quiet_NaN();
   put("warp_instructions", double(t.warp_instructions));
   put("ipc", ratio(double(t.warp_instructions), double(t.cycles) * arch.sms));
-  put("achieved_occupancy", ratio(double(t.warp_cycles), double(t.active_cycles) * arch.max_warps_per_sm));
+  put("achieved_occupancy",
+      cycle_books ? ratio(double(t.warp_cycles), double(t.active_cycles) * arch.max_warps_per_sm) : unknown);
   put("dual_issue_fraction", ratio(double(t.dual_issues), double(t.issue_events)));
   put("gld_requests", double(m.gld_requests));
   put("gld_sectors", double(m.gld_sectors));
@@ -35,10 +45,31 @@ void fill_metrics(RunResult& out, const Arch& arch, const GpuTotals& t, const Me
   put("shared_bank_conflicts", double(m.shared_bank_conflicts));
   put("replays", double(m.replays));
   for (int s = 1; s < kSchedulerStateCount; ++s)
-    out.metrics.emplace_back(std::string(state_metric(SchedulerState(s))),
-                             ratio(double(t.state_cycles[s]), double(t.scheduler_cycles)));
+    out.emplace_back(std::string(state_metric(SchedulerState(s))),
+                     cycle_books ? ratio(double(t.state_cycles[s]), double(t.scheduler_cycles)) : unknown);
   // S1.3: the share of issued lane-slots that did work (dummy and predicated-off lanes did not).
   put("lane_efficiency", 100.0 * ratio(double(t.active_lanes), 32.0 * double(t.warp_instructions)));
+  return out;
+}
+
+double milliseconds(const Arch& arch, sim::Cycle cycles) {
+  return double(cycles) / double(arch.core_clock_khz);  // cycles / (cycles per ms)
+}
+
+LaunchResult launch_result(const Arch& arch, const Gpu& gpu, std::uint32_t slot, std::uint32_t number,
+                           const LaunchTotals& t) {
+  const traces::KernelInfo& info = gpu.gigathread().kernel(slot).info;
+  LaunchResult out;
+  out.launch = number;
+  out.name = info.name;
+  out.grid = {info.grid.x, info.grid.y, info.grid.z};
+  out.block = {info.block.x, info.block.y, info.block.z};
+  out.start_cycle = t.start;
+  out.cycles = t.gpu.cycles;
+  out.time_ms = milliseconds(arch, t.gpu.cycles);
+  out.overlapped = !t.alone;
+  out.metrics = metrics_of(arch, t.gpu, t.memory, t.alone);
+  return out;
 }
 
 }  // namespace
@@ -51,28 +82,51 @@ RunResult simulate(const RunRequest& request) {
   sim::StatsRegistry stats;
   auto memory = make_memory_system(arch, stats, request.seed);
   Gpu gpu(arch, *memory, stats, request.lockstep);
+  const LaunchPolicy policy{request.ncu, request.ncu && request.ncu_flush_caches};
 
   RunResult out;
   out.arch = request.arch;
+  out.ncu = request.ncu;
+  out.ncu_flush_caches = policy.flush_caches;
+  std::vector<std::uint32_t> numbers;  // of the launches run, in order
   if (!request.kernel.empty()) {
     auto kernel = traces::kernels::make_kernel(request.kernel, request.kernel_params,
                                                traces::IsaTarget{arch.sm_version});
+    if (!request.launches.empty()) traces::launch_mask(request.launches, 1);  // a library kernel is launch 1
     out.kernel = request.kernel;
     out.params = kernel.params;
-    gpu.run(std::move(kernel.source));
+    gpu.run(std::move(kernel.source), policy);
   } else {
     if (!request.kernel_params.empty())
       throw sim::InputError("-p", "kernel parameters apply to library kernels, not to --trace");
     traces::Workload workload = traces::open_workload(request.trace);
+    const std::uint32_t count = traces::launch_count(workload);
+    numbers = traces::keep_launches(
+        workload, request.launches.empty() ? std::vector<bool>(count, true) : traces::launch_mask(request.launches, count));
     out.kernel = request.trace;
-    gpu.run(workload);
+    gpu.run(workload, policy);
   }
   GpuTotals totals = gpu.totals();
+  MemoryCounters memory_totals = memory->counters();
+  std::vector<LaunchTotals> launches;
+  for (std::uint32_t k = 0; k < gpu.launch_count(); ++k) launches.push_back(gpu.launch_totals(k));
+  if (request.ncu) {
+    // ncu's view of the run: the sum of its launches, each alone and timed from its own start;
+    // the gaps between them and what the cache flushes wrote back are in none.
+    totals = GpuTotals{};
+    memory_totals = MemoryCounters{};
+    for (const auto& l : launches) {
+      sim::add_counts(totals, l.gpu);
+      sim::add_counts(memory_totals, l.memory);
+    }
+  }
   out.cycles = totals.cycles;
-  out.time_ms = double(totals.cycles) / double(arch.core_clock_khz);  // cycles / (cycles per ms)
+  out.time_ms = milliseconds(arch, totals.cycles);
   out.warp_instructions = totals.warp_instructions;
   out.warnings = gpu.warnings();
-  fill_metrics(out, arch, totals, memory->counters());
+  out.metrics = metrics_of(arch, totals, memory_totals);
+  for (std::uint32_t k = 0; k < numbers.size(); ++k)
+    out.kernels.push_back(launch_result(arch, gpu, k, numbers[k], launches[k]));
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return out;
 }

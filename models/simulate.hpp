@@ -2,6 +2,7 @@
 // One simulation from request to result: the entry point the CLI, sweeps, validation and
 // benchmarks share. Each call is self-contained (its own engine, RNG, stats), so sweeps may run
 // many at once on different threads.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -19,6 +20,30 @@ struct RunRequest {
   // Ticks every SM cycle by cycle rather than a window at a time (models/core/gpu.hpp): slower,
   // the same results; for checking the windows.
   bool lockstep = false;
+  // --launches: which launches to simulate, by 1-based position in the workload's launch order
+  // ("3,5-9"); empty: all. Copies are all kept.
+  std::string launches{};
+  // --ncu: measure as Nsight Compute does: each launch waits until the GPU is idle and is timed
+  // from its own start; the totals are the launches' sums. Otherwise the application's view:
+  // launches of a stream follow each other, streams overlap, caches stay warm across launches.
+  bool ncu = false;
+  // With ncu, --cache-control all (ncu's default): before each launch every cache is written
+  // back and invalidated, outside the launch's counters and time. false: none, caches stay warm.
+  bool ncu_flush_caches = true;
+};
+
+// One launch of a run (RunResult::kernels).
+struct LaunchResult {
+  std::uint32_t launch = 0;  // 1-based position in the workload's launch order (kernelslist.g)
+  std::string name;          // the kernel's name
+  std::array<std::uint32_t, 3> grid{}, block{};
+  std::uint64_t start_cycle = 0;  // when it started, on the run's clock
+  std::uint64_t cycles = 0;       // from its start to its end
+  double time_ms = 0;
+  // Whether another launch (another stream) was on the GPU at some time during it. Its counts
+  // are still its own; its cycle-based metrics (achieved_occupancy, stall_*) are then NaN.
+  bool overlapped = false;
+  std::vector<std::pair<std::string, double>> metrics;  // in metric_names() order
 };
 
 struct RunResult {
@@ -31,6 +56,8 @@ struct RunResult {
   double wall_s = 0;
   std::uint64_t warp_instructions = 0;
   std::vector<std::string> warnings;  // e.g. unknown opcodes mapped to a default class
+  bool ncu = false, ncu_flush_caches = false;  // as requested
+  std::vector<LaunchResult> kernels;  // every launch simulated, in order (trace runs)
 };
 
 // The metrics every run reports, in a fixed order (CONTRACT.md).
@@ -40,6 +67,8 @@ const std::vector<std::string>& metric_names();
 RunResult simulate(const RunRequest& request);
 
 // {"arch": ..., "kernel": ..., "params": {...}, "cycles": N, "time_ms": X, "metrics": {...}, "wall_s": X}
+// and for trace runs "kernels": [{"launch": N, "name": ..., "grid": [x, y, z], "block": [x, y, z],
+// "start_cycle": N, "cycles": N, "time_ms": X, "metrics": {...}}, ...] (CONTRACT.md).
 std::string to_json(const RunResult& result);
 
 }  // namespace warpsim::models

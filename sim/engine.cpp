@@ -37,6 +37,12 @@ void Engine::run(Time until) {
   if (any_pending_work()) report_deadlock("nothing left to happen");
 }
 
+void Engine::advance_idle(Time t) {
+  if (!queue_.empty()) throw std::logic_error("Engine::advance_idle with events pending");
+  now_ = std::max(now_, t);
+  last_progress_ = now_;  // waiting is not a deadlock
+}
+
 void Engine::report_deadlock(const char* why) const {
   std::ostringstream msg;
   msg << "deadlock at t=" << now_ << " ps (" << why << " since t=" << last_progress_

@@ -31,6 +31,9 @@ class Engine {
   // handled. No other handler may have an event before `t` that is not already past.
   void handled_until(Time t) { now_ = std::max(now_, t); }
 
+  // Between runs, with nothing scheduled: the clock moves on to `t` as an idle machine's does
+  // (a wait that no component takes part in). Throws std::logic_error if an event is pending.
+  void advance_idle(Time t);
   void watch(const Component& component) { watched_.push_back(&component); }
 
   // Runs until the queue is empty or `until` is passed. Throws DeadlockError when the queue

@@ -10,6 +10,35 @@
 namespace warpsim::analysis {
 namespace fs = std::filesystem;
 namespace {
+// One CSV line's cells; a quoted cell may hold commas. Throws InputError naming `where` for an
+// unterminated quote.
+std::vector<std::string> split_cells(const std::string& line, const std::string& where) {
+  std::vector<std::string> out;
+  std::string cell;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c != '"')
+        cell += c;
+      else if (i + 1 < line.size() && line[i + 1] == '"')
+        cell += line[++i];
+      else
+        quoted = false;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.push_back(std::move(cell));
+      cell.clear();
+    } else {
+      cell += c;
+    }
+  }
+  if (quoted) throw sim::InputError(where, "a quoted cell is not closed");
+  out.push_back(std::move(cell));
+  return out;
+}
+
 std::vector<std::string> split(const std::string& line, char sep) {
   std::vector<std::string> out;
   std::string cell;
@@ -31,26 +60,38 @@ CsvTable read_csv(const fs::path& path) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || line[0] == '#') continue;
-    auto cells = split(line, ',');
+    const std::string where = t.path + ":" + std::to_string(line_no);
+    auto cells = split_cells(line, where);
     if (t.columns.empty()) {
       t.columns = cells;
       continue;
     }
     if (cells.size() != t.columns.size())
-      throw sim::InputError(t.path + ":" + std::to_string(line_no),
-                            "expected " + std::to_string(t.columns.size()) + " cells, found " + std::to_string(cells.size()));
+      throw sim::InputError(where, "expected " + std::to_string(t.columns.size()) + " cells, found " +
+                                       std::to_string(cells.size()));
     std::map<std::string, std::string> row;
     for (std::size_t i = 0; i < cells.size(); ++i) row[t.columns[i]] = cells[i];
     t.rows.push_back(std::move(row));
+    t.lines.push_back(line_no);
   }
+  if (t.columns.empty()) throw sim::InputError(t.path, "empty table: no header line");
   return t;
+}
+
+std::string CsvTable::where(std::size_t row) const { return path + ":" + std::to_string(lines.at(row)); }
+
+void CsvTable::require_column(const std::string& column) const {
+  for (const auto& c : columns)
+    if (c == column) return;
+  throw sim::InputError(path + ":1", "no column '" + column + "'");
 }
 
 double CsvTable::number(std::size_t row, const std::string& column) const {
   auto it = rows.at(row).find(column);
   double v = 0;
   if (it == rows.at(row).end() || !sim::parse_float(it->second, v))
-    throw sim::InputError(path + ": row " + std::to_string(row + 1), "no number in column '" + column + "'");
+    throw sim::InputError(where(row), "no number in column '" + column + "'" +
+                                          (it == rows.at(row).end() ? "" : " (found '" + it->second + "')"));
   return v;
 }
 

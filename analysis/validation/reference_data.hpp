@@ -7,13 +7,19 @@
 
 namespace warpsim::analysis {
 
-// A CSV file as rows of column -> text. Lines starting with '#' are comments.
+// A CSV file as rows of column -> text. Lines starting with '#' are comments. A cell may be
+// quoted ("(16, 16, 1)", as Nsight Compute writes them), with "" for a quote inside.
 struct CsvTable {
   std::string path;
   std::vector<std::string> columns;
   std::vector<std::map<std::string, std::string>> rows;
-  // Numeric cell; throws InputError naming file:row:column when absent or not a number.
+  std::vector<int> lines;  // each row's line in the file
+  // Numeric cell; throws InputError naming file:line and the column when absent or not a number.
   double number(std::size_t row, const std::string& column) const;
+  // "file:line" of a row, for messages.
+  std::string where(std::size_t row) const;
+  // Throws InputError naming file:1 unless the header has `column`.
+  void require_column(const std::string& column) const;
 };
 CsvTable read_csv(const std::filesystem::path& path);
 

@@ -2,6 +2,8 @@
 // tolerance each row is held to; the numbers themselves are read from data/ at run time.
 #include <cmath>
 
+#include "analysis/validation/apps_table.hpp"
+#include "analysis/validation/exact_counters.hpp"
 #include "analysis/validation/reference_data.hpp"
 #include "analysis/validation/validation.hpp"
 #include "models/arch.hpp"
@@ -20,9 +22,7 @@ RunRequest request(const std::string& arch, const std::string& kernel, std::vect
 }
 
 ValidationRow row(std::string quantity, double reference, double simulated, Tolerance tolerance) {
-  ValidationRow r{std::move(quantity), reference, simulated, tolerance, false};
-  r.pass = tolerance.accepts(reference, simulated);
-  return r;
+  return compare_row(std::move(quantity), reference, simulated, tolerance);
 }
 
 // ---- H100 counters: offset.csv and stride.csv -------------------------------------------------
@@ -30,17 +30,6 @@ ValidationRow row(std::string quantity, double reference, double simulated, Tole
 // coalescer (S3), not estimates. Times within ±10% (issue 5 asks it of readOffset at n = 2^26; the
 // n = 2^20 rows, 3-7 us, are where the preset's kernel_start_ns is measured: one constant for all).
 // Achieved occupancy on the n = 2^26 rows, where the GPU is full for hundreds of waves.
-struct CounterColumn {
-  const char* ncu;
-  const char* metric;
-};
-constexpr CounterColumn kCounters[] = {
-    {"smsp__inst_executed.sum", "warp_instructions"},
-    {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "gld_requests"},
-    {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "gld_sectors"},
-    {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "gst_requests"},
-    {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "gst_sectors"},
-};
 
 // Achieved occupancy against ncu's sm__warps_active.avg.pct_of_peak_sustained_active, within 3
 // points: the spread of ncu's own repeats of one kernel (offset.csv lg=26: 70.6 to 73.1%). Not a
@@ -93,7 +82,7 @@ TableBuilder h100_counters() {
                 if (!wanted(r, o)) continue;
                 const auto& result = cache.get(calibration_request(r));
                 std::string label = r.at("kernel") + " " + r.at("params");
-                for (const auto& c : kCounters)
+                for (const auto& c : kExactCounters)
                   table.rows.push_back(row(label + " " + c.metric, t.number(i, c.ncu),
                                            RunCache::metric(result, c.metric), Tolerance::exact()));
                 table.rows.push_back(l1_hit_row(label, t, i, result));
@@ -286,8 +275,8 @@ TableBuilder fermi_s5() {
 }  // namespace
 
 const std::vector<TableBuilder>& validation_tables() {
-  static const std::vector<TableBuilder> tables = {fermi_s5(), h100_counters(), h100_latency(), h100_dispatch(),
-                                                   h100_persistence()};
+  static const std::vector<TableBuilder> tables = {fermi_s5(),       h100_counters(),   h100_latency(),
+                                                   h100_dispatch(),  h100_persistence(), h100_apps_table()};
   return tables;
 }
 

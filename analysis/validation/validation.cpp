@@ -36,6 +36,12 @@ std::string Tolerance::describe() const {
   return out.str();
 }
 
+ValidationRow compare_row(std::string quantity, double reference, double simulated, Tolerance tolerance) {
+  ValidationRow r{std::move(quantity), reference, simulated, tolerance, false};
+  r.pass = tolerance.accepts(reference, simulated);
+  return r;
+}
+
 bool ValidationTable::pass() const {
   for (const auto& r : rows)
     if (!r.pass) return false;
@@ -44,7 +50,8 @@ bool ValidationTable::pass() const {
 
 std::string RunCache::key(const models::RunRequest& r) {
   std::ostringstream k;
-  k << r.arch << '|' << r.kernel << '|' << r.trace << '|' << r.seed;
+  k << r.arch << '|' << r.kernel << '|' << r.trace << '|' << r.seed << "|launches " << r.launches;
+  if (r.ncu) k << "|ncu " << (r.ncu_flush_caches ? "all" : "none");
   for (const auto& o : r.arch_overrides) k << "|set " << o;
   for (const auto& p : r.kernel_params) k << "|p " << p;
   return k.str();

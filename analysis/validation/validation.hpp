@@ -32,10 +32,25 @@ struct ValidationRow {
   bool pass = false;
 };
 
+// The row of `quantity`: passes when `tolerance` accepts `simulated` against `reference`.
+ValidationRow compare_row(std::string quantity, double reference, double simulated, Tolerance tolerance);
+
+// One point of a correlation plot (validate --plot): a measured and a simulated value of the same
+// run, in a group that gets its own colour (the program).
+struct CorrelationPoint {
+  std::string group, label;
+  double measured = 0, simulated = 0;
+};
+
 struct ValidationTable {
   std::string name;
   std::string source;  // where the reference numbers come from
   std::vector<ValidationRow> rows;
+  // Figures over the whole table (name, value), e.g. the mean absolute time error; printed
+  // under it, informative: they do not pass or fail.
+  std::vector<std::pair<std::string, double>> summary{};
+  // Measured against simulated time of each run, for the correlation scatter (validate --plot).
+  std::vector<CorrelationPoint> time_points{};
   bool pass() const;
 };
 

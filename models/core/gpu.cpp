@@ -35,7 +35,26 @@ Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool
   for (const auto& sm : sms_) engine_.watch(*sm);
 }
 
-void Gpu::drain() { engine_.run(); }
+void Gpu::drain() {
+  engine_.run();
+  for (std::uint32_t k = 0; k < books_.size(); ++k) {
+    LaunchBooks& b = books_[k];
+    if (b.alone && !b.closed && gigathread_->kernel(k).done()) {
+      b.at_end = cycle_books(gigathread_->kernel(k).end);
+      b.closed = true;
+    }
+  }
+}
+
+Gpu::CycleBooks Gpu::cycle_books(sim::Cycle at) {
+  CycleBooks books;
+  for (const auto& sm : sms_) {
+    sm->close_books(at);
+    books.active_cycles += sm->counters().active_cycles;
+    for (int s = 0; s < kSchedulerStateCount; ++s) books.state_cycles[s] += sm->counters().state_cycles[s];
+  }
+  return books;
+}
 
 void Gpu::window_closed(sim::Cycle, sim::Cycle end) {
   // In cycle-by-cycle order (access_log.hpp), starting to load the host memory a few accesses
@@ -57,33 +76,73 @@ void Gpu::window_closed(sim::Cycle, sim::Cycle end) {
     if (sm->needs_settling()) sm->settle(end);
 }
 
-void Gpu::launch(std::unique_ptr<traces::KernelSource> kernel) {
+void Gpu::launch(std::unique_ptr<traces::KernelSource> kernel, const LaunchPolicy& policy) {
   launch_warnings_ = merged(std::move(launch_warnings_), memory::check_launch_policy(arch_, kernel->info()));
   // Same-stream launches serialise. Waiting for the whole GPU instead of just that stream keeps
   // the host simple and only matters for multi-stream traces that reuse a busy stream.
-  if (gigathread_->stream_busy(kernel->info().stream_id)) drain();
+  if (policy.serialize || gigathread_->stream_busy(kernel->info().stream_id)) drain();
+  if (policy.flush_caches) {
+    // ncu's flush completes before the profiled launch starts: the launch finds DRAM idle.
+    const sim::Cycle quiet = memory_.flush_caches(clock_.cycle_at(engine_.now()));
+    engine_.advance_idle(clock_.time_of(quiet));
+  }
+  LaunchBooks books;
+  books.alone = gigathread_->all_done();
+  if (books.alone)
+    books.at_start = cycle_books(clock_.cycle_at(engine_.now()));
+  else
+    for (std::uint32_t k = 0; k < books_.size(); ++k)
+      if (!gigathread_->kernel(k).done()) books_[k].alone = false;
+  books_.push_back(books);
   std::uint32_t slot = static_cast<std::uint32_t>(gigathread_->kernel_count());
   memory_.begin_kernel(slot, kernel->info());
   gigathread_->launch(std::move(kernel));
 }
 
-void Gpu::run(traces::Workload& workload) {
+void Gpu::run(traces::Workload& workload, const LaunchPolicy& policy) {
   for (auto& step : workload.steps) {
     if (step.kind == traces::WorkloadStep::Kind::Memcpy) {
       drain();  // cudaMemcpy waits for the device
       memory_.memcpy_to_device(step.memcpy.device_address, step.memcpy.bytes);
     } else {
-      launch(step.launch.open());
+      launch(step.launch.open(), policy);
     }
   }
   drain();
   for (std::uint32_t k = 0; k < gigathread_->kernel_count(); ++k) memory_.end_kernel(k);
 }
 
-void Gpu::run(std::unique_ptr<traces::KernelSource> kernel) {
-  launch(std::move(kernel));
+void Gpu::run(std::unique_ptr<traces::KernelSource> kernel, const LaunchPolicy& policy) {
+  launch(std::move(kernel), policy);
   drain();
   for (std::uint32_t k = 0; k < gigathread_->kernel_count(); ++k) memory_.end_kernel(k);
+}
+
+LaunchTotals Gpu::launch_totals(std::uint32_t slot) const {
+  const KernelRun& k = gigathread_->kernel(slot);
+  const LaunchBooks& books = books_[slot];
+  LaunchTotals out;
+  out.start = k.start;
+  out.alone = books.alone && books.closed;
+  GpuTotals& t = out.gpu;
+  t.cycles = k.end - k.start;
+  for (const auto& sm : sms_) {
+    const SmLaunchCounts c = sm->launch_counts(slot);
+    t.warp_instructions += c.instructions;
+    t.active_lanes += c.active_lanes;
+    t.issue_events += c.issue_events;
+    t.dual_issues += c.dual_issues;
+    t.warp_cycles += c.warp_cycles;
+  }
+  if (out.alone) {
+    t.active_cycles = books.at_end.active_cycles - books.at_start.active_cycles;
+    for (int s = 0; s < kSchedulerStateCount; ++s) {
+      t.state_cycles[s] = books.at_end.state_cycles[s] - books.at_start.state_cycles[s];
+      t.scheduler_cycles += t.state_cycles[s];
+    }
+  }
+  out.memory = memory_.kernel_counters(slot);
+  return out;
 }
 
 std::vector<std::string> Gpu::merged(std::vector<std::string> into, const std::vector<std::string>& more) {

@@ -34,6 +34,25 @@ struct GpuTotals {
   std::uint64_t scheduler_cycles = 0;  // all scheduler-cycles of the run
 };
 
+// One launch's share of a run (Gpu::launch_totals). The counts that belong to an instruction or
+// an access (instructions, lanes, issues, warp-cycles, every MemoryCounters count) are split
+// exactly among launches that run at once. The SMs' cycle books (active cycles, stall states)
+// belong to the GPU, not to a launch: they are a launch's own only when it ran alone.
+struct LaunchTotals {
+  GpuTotals gpu;  // cycles: its own duration, start to end
+  MemoryCounters memory;
+  sim::Cycle start = 0;
+  bool alone = true;  // no other launch was on the GPU at any time during it: gpu's cycle books are its own
+};
+
+// How the host issues a workload's launches (run --ncu).
+struct LaunchPolicy {
+  // Nsight Compute's replay: each launch waits until the GPU is idle, so every launch runs alone.
+  bool serialize = false;
+  // ... and before each launch every cache is written back and invalidated (--cache-control all).
+  bool flush_caches = false;
+};
+
 class Gpu final : public sim::WindowListener {
  public:
   // The memory system is given from outside so unit tests can pass a fixed-latency stand-in.
@@ -43,9 +62,12 @@ class Gpu final : public sim::WindowListener {
   // Runs every step of the workload to completion. Copies wait for running kernels
   // (cudaMemcpy is synchronous); a launch waits for the previous launch of its stream;
   // launches on different streams overlap.
-  void run(traces::Workload& workload);
+  void run(traces::Workload& workload, const LaunchPolicy& policy = {});
   // Runs one kernel to completion (a workload of one launch).
-  void run(std::unique_ptr<traces::KernelSource> kernel);
+  void run(std::unique_ptr<traces::KernelSource> kernel, const LaunchPolicy& policy = {});
+  // The launches in the order they started (kernel slots 0, 1, ...), after run().
+  std::uint32_t launch_count() const { return static_cast<std::uint32_t>(gigathread_->kernel_count()); }
+  LaunchTotals launch_totals(std::uint32_t slot) const;
 
   // Closes the books (stall states, occupancy) at the end of the last kernel and sums the SMs.
   GpuTotals totals();
@@ -58,8 +80,22 @@ class Gpu final : public sim::WindowListener {
   void window_closed(sim::Cycle begin, sim::Cycle end) override;
 
  private:
-  void launch(std::unique_ptr<traces::KernelSource> kernel);
+  // The SMs' cycle books, summed: active cycles and scheduler states, closed at `at`.
+  struct CycleBooks {
+    std::uint64_t active_cycles = 0;
+    std::uint64_t state_cycles[kSchedulerStateCount] = {};
+  };
+  // Where each launch's cycle books start and end (launch_totals).
+  struct LaunchBooks {
+    bool alone = true;
+    bool closed = false;  // `at_end` taken (it ended, alone)
+    CycleBooks at_start, at_end;
+  };
+
+  void launch(std::unique_ptr<traces::KernelSource> kernel, const LaunchPolicy& policy);
+  // Runs until every launch has finished, then closes the books of those that ran alone.
   void drain();
+  CycleBooks cycle_books(sim::Cycle at);
 
   const Arch& arch_;
   MemorySystem& memory_;
@@ -72,6 +108,7 @@ class Gpu final : public sim::WindowListener {
   std::unique_ptr<GigaThread> gigathread_;
   static std::vector<std::string> merged(std::vector<std::string> into, const std::vector<std::string>& more);
   std::vector<std::string> launch_warnings_;
+  std::vector<LaunchBooks> books_;  // by kernel slot
 };
 
 }  // namespace warpsim::models

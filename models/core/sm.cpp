@@ -194,6 +194,7 @@ void Sm::retire_warp(std::uint32_t s, std::uint32_t i, sim::Cycle now) {
   ready_at_[slot_of(s, i)] = kNeverStamp;  // only runnable warps hold a stamp (sm.hpp)
   w.stream.reset();
   change_resident_warps(-1, now);
+  charge(w.kernel_slot);
   if (now > w.started) counters_.warp_cycles += now - w.started;
   Block& block = blocks_[w.block_slot];
   ++block.warps_finished;
@@ -232,6 +233,7 @@ void Sm::release_barrier_if_complete(Block& block, sim::Cycle now) {
 [[gnu::always_inline]] inline void Sm::issue(Warp& w, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now) {
   const traces::Instruction& in = w.front();
   UnitPool& unit = pool(scheduler, in.unit);
+  charge(w.kernel_slot);
   ++counters_.instructions;
   counters_.active_lanes += static_cast<std::uint64_t>(__builtin_popcount(in.active_mask));
   if (in.is_memory()) {
@@ -609,9 +611,18 @@ void Sm::finish(sim::Cycle end) {
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s)
     for (std::uint64_t active = sched_[s].active; active != 0; active &= active - 1) {
       const Warp& w = warps_[slot_of(s, static_cast<std::uint32_t>(__builtin_ctzll(active)))];
+      charge(w.kernel_slot);
       if (end > w.started) counters_.warp_cycles += end - w.started;
     }
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s) set_state(s, sched_[s].state, end);
+}
+
+void Sm::close_books(sim::Cycle at) {
+  change_resident_warps(0, at);
+  // A scheduler whose state waits for a window's answers (Undecided) keeps its cycles until
+  // settle() decides them; between launches none does.
+  for (std::uint32_t s = 0; s < arch_.schedulers; ++s)
+    if (!sched_[s].undecided) set_state(s, sched_[s].state, at);
 }
 
 std::string Sm::waiting_for() const {

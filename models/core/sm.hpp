@@ -19,6 +19,7 @@
 #include "models/core/warp_scan.hpp"
 #include "models/memory/memory_system.hpp"
 #include "models/occupancy.hpp"
+#include "sim/attribution.hpp"
 #include "sim/clocked_component.hpp"
 #include "sim/stats.hpp"
 
@@ -49,6 +50,12 @@ struct SmCounters {
   std::uint64_t blocks = 0;         // blocks run to completion
 };
 
+// The SM counters that belong to one warp's work, so they split exactly among kernels that
+// share the SM (Sm::launch_counts): instructions, lanes, issues and warp-cycles of SmCounters.
+struct SmLaunchCounts {
+  std::uint64_t instructions = 0, active_lanes = 0, issue_events = 0, dual_issues = 0, warp_cycles = 0;
+};
+
 class Sm final : public sim::ClockedComponent {
  public:
   static constexpr std::uint32_t kMaxSchedulers = 16;  // sm.schedulers' limit (arch_params.cpp)
@@ -68,6 +75,12 @@ class Sm final : public sim::ClockedComponent {
                     std::vector<std::unique_ptr<traces::WarpStream>> warps, sim::Cycle start);
   // Closes the books at the end of the run: stall states and occupancy up to `end`.
   void finish(sim::Cycle end);
+  // Brings the stall states and active cycles up to `at` without ending the run, so that the
+  // counters read then cover exactly [0, at): for per-launch accounts taken between launches.
+  // Changes no result: the cycles are only counted sooner.
+  void close_books(sim::Cycle at);
+  // The SmLaunchCounts of kernel slot `slot`'s warps on this SM.
+  SmLaunchCounts launch_counts(std::uint32_t slot) const { return by_launch_.of(slot, launch_totals()); }
 
   // The window [.., window_end) has closed. answer(): the memory system's answer to one of this
   // SM's accesses of the window. settle(): after the answers, what waited on them is decided.
@@ -186,6 +199,15 @@ class Sm final : public sim::ClockedComponent {
   // barrier release) that set it would have with the answers known.
   void refresh_head(Warp& warp, std::uint32_t scheduler, std::uint32_t index);
   void change_resident_warps(int delta, sim::Cycle now);
+  // What follows in SmLaunchCounts belongs to kernel slot `slot` (its warp issues or retires).
+  void charge(std::uint32_t slot) {
+    if (slot != by_launch_.charged()) [[unlikely]]
+      by_launch_.charge(slot, launch_totals());
+  }
+  SmLaunchCounts launch_totals() const {
+    return {counters_.instructions, counters_.active_lanes, counters_.issue_events, counters_.dual_issues,
+            counters_.warp_cycles};
+  }
   UnitPool& pool(std::uint32_t scheduler, traces::Unit unit) { return pools_of(scheduler)[static_cast<int>(unit)]; }
   UnitPool* pools_of(std::uint32_t scheduler) { return &pools_[(arch_.units_per_scheduler ? scheduler : 0) * traces::kUnitCount]; }
 
@@ -229,6 +251,7 @@ class Sm final : public sim::ClockedComponent {
   std::uint64_t warps_launched_ = 0;
   sim::Cycle occupancy_since_ = 0;
   SmCounters counters_;
+  sim::Attribution<SmLaunchCounts> by_launch_;  // SmLaunchCounts split by kernel slot
 };
 
 }  // namespace warpsim::models

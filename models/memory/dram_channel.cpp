@@ -33,6 +33,13 @@ DramSystem::DramSystem(const Arch& arch, std::uint64_t seed)
     refresh_phase_.push_back(refresh_interval_fixed_ * channel / channels_);
 }
 
+sim::Cycle DramSystem::quiet_at() const {
+  std::uint64_t last = 0;
+  for (const auto* v : {&channel_free_, &bank_free_, &activate_ready_})
+    if (!v->empty()) last = std::max(last, *std::max_element(v->begin(), v->end()));
+  return (last + kFrac - 1) / kFrac;
+}
+
 DramSystem::Target DramSystem::map(std::uint64_t address) const {
   const std::uint64_t chunk = address / kInterleaveBytes;
   const std::uint64_t group = chunk / channels_;  // the chunk's address inside its channel

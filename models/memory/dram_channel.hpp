@@ -33,6 +33,10 @@ class DramSystem {
   // A write-back of `bytes` at `address` (a dirty L2 sector evicted): uses bandwidth, nobody waits.
   void write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now);
 
+  // The first cycle at which every channel and bank has finished what it was given (and a new
+  // row may open anywhere): after it the DRAM is as if idle.
+  sim::Cycle quiet_at() const;
+
   std::uint64_t bytes_read() const { return bytes_read_; }
   std::uint64_t bytes_written() const { return bytes_written_; }
   const std::uint64_t& bytes_read_counter() const { return bytes_read_; }

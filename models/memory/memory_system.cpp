@@ -11,6 +11,7 @@
 #include "models/memory/l2_cache.hpp"
 #include "models/memory/persistence_policy.hpp"
 #include "models/memory/sector_cache.hpp"
+#include "sim/attribution.hpp"
 
 namespace warpsim::models {
 namespace {
@@ -79,6 +80,7 @@ class GpuMemorySystem final : public MemorySystem {
 
   MemoryAccessResult access(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
                             const memory::ByteRange& range, sim::Cycle now) override {
+    charge(kernel_slot);
     if (inst.active_mask == 0 || !inst.is_memory()) return {now + 1, 1};
     switch (inst.space) {
       case MemSpace::Shared:
@@ -177,8 +179,23 @@ class GpuMemorySystem final : public MemorySystem {
   void reset_persisting() override { l2_.reset_persisting(); }
   std::uint64_t persisting_bytes() const override { return l2_.persisting_bytes(); }
   void flush(sim::Cycle now) override { l2_.flush(now); }
+  MemoryCounters kernel_counters(std::uint32_t slot) const override { return by_kernel_.of(slot, counters()); }
+  sim::Cycle flush_caches(sim::Cycle now) override {
+    charge(sim::Attribution<MemoryCounters>::kNobody);  // ncu flushes outside the profiled launch
+    for (auto& l1 : l1_) l1.invalidate_all();
+    for (auto& ro : readonly_) ro.invalidate_all();
+    l2_.flush(now);
+    l2_.invalidate(0, ~std::uint64_t{0});
+    return std::max(now, dram_.quiet_at());
+  }
 
  private:
+  // What is counted from here on belongs to kernel slot `slot` (kernel_counters).
+  void charge(std::uint32_t slot) {
+    if (slot != by_kernel_.charged()) [[unlikely]]
+      by_kernel_.charge(slot, counters());
+  }
+
   LoadPath choose_load_path(CacheOp op) const {
     if (op == CacheOp::ReadOnly && arch_.readonly_bytes > 0) return LoadPath::ReadOnly;
     if (op == CacheOp::Global || !arch_.l1_caches_global || arch_.l1_bytes == 0) return LoadPath::L2Only;
@@ -593,6 +610,7 @@ class GpuMemorySystem final : public MemorySystem {
   std::vector<sim::Cycle> l1_free_;
   LoadPath load_path_[4] = {};
   mutable MemoryCounters counters_;
+  sim::Attribution<MemoryCounters> by_kernel_;
   // Scratch for the instruction being handled (no allocation per access).
   memory::SectorSet sectors_;
   memory::BlockList blocks_;

@@ -30,7 +30,8 @@ struct MemoryAccessResult {
   std::uint32_t issue_cycles = 1;  // cycles the LD/ST unit stays busy: 1 + replays (S3.1)
 };
 
-// Counters in ncu's terms (CONTRACT.md names); totals over the whole GPU.
+// Counters in ncu's terms (CONTRACT.md names); totals over the whole GPU. Only std::uint64_t
+// counters: sim::Attribution splits them among kernels field by field.
 struct MemoryCounters {
   // requests: warp instructions with an active lane; sectors: distinct 32-byte sectors touched;
   // transactions: accesses to the next level (128-byte lines on Fermi's caching L1 path, S3.4's
@@ -86,6 +87,10 @@ class MemorySystem {
   virtual void prefetch(std::uint32_t /*sm*/, const traces::Instruction& /*inst*/,
                         const memory::ByteRange& /*range*/) const {}
   virtual const MemoryCounters& counters() const = 0;
+  // The counters of kernel slot `slot` alone. Every count of counters() belongs to the kernel
+  // whose access caused it (a DRAM write-back to the kernel whose access evicted or cleaned the
+  // line); what flush_caches() writes back belongs to none.
+  virtual MemoryCounters kernel_counters(std::uint32_t slot) const = 0;
   // S4.6: cudaCtxResetPersistingL2Cache(): every persisting L2 line becomes normal.
   virtual void reset_persisting() = 0;
   // Bytes of L2 held by persisting lines now (S4.6: they shrink the L2 left for normal use).
@@ -94,6 +99,11 @@ class MemorySystem {
   // writes back while it runs (offset.csv lg=20: 0 bytes for 4 MB stored; the L2 writes back on
   // eviction and past its per-set dirty limit, l2_cache.hpp), so the simulator need not call this.
   virtual void flush(sim::Cycle now) = 0;
+  // Nsight Compute's --cache-control all before each profiled launch: every cache's dirty data
+  // written back, then every line invalidated (L1s, read-only caches, L2 with its persisting
+  // lines). Returns the cycle at which DRAM has finished those write-backs; a launch that
+  // starts then finds it as idle as the profiled launch does.
+  virtual sim::Cycle flush_caches(sim::Cycle now) = 0;
 };
 
 // The full memory system of SPEC S3 and S4 for an architecture.

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/simulate.hpp"
 #include "tests/test_support.hpp"
 
 using warpsim::test::run_warpsim;
@@ -141,4 +142,46 @@ TEST_CASE("every shared trace runs; warp instructions equal its instruction line
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.find(std::string("\"warp_instructions\": ") + lines + ",") != std::string::npos);
   }
+}
+
+TEST_CASE("run on a trace: kernels in --json, a launch table in text; --ncu, --launches and --metrics", "[cli][run][launches]") {
+  const std::string list = warpsim::test::shared_path("calibration/h100/apps/backprop/kernelslist.g");
+  auto json = run_warpsim("run --arch hopper-h100 --trace " + list + " --ncu --json");
+  REQUIRE(json.exit_code == 0);
+  for (const char* key : {"\"measurement\": {\"mode\": \"ncu\", \"cache_control\": \"all\"}", "\"kernels\": [{\"launch\": 1, ",
+                          "\"name\": \"_Z22bpnn_layerforward_CUDAPfS_S_S_ii\", \"grid\": [1, 512, 1], \"block\": [16, 16, 1], "
+                          "\"start_cycle\": 0, \"cycles\": ",
+                          "{\"launch\": 2, \"name\": \"_Z24bpnn_adjust_weights_cudaPfiS_iS_S_\"", "\"time_ms\": ",
+                          "\"metrics\": {\"warp_instructions\": 536576, ", "\"metrics\": {\"warp_instructions\": 204823, "})
+    CHECK(json.out.find(key) != std::string::npos);
+  auto text = run_warpsim("run --arch hopper-h100 --trace " + list + " --launches 2 --ncu --cache-control none");
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("(ncu measurement, cache control none)") != std::string::npos);
+  CHECK(text.out.find("\n     2  _Z24bpnn_adjust_weights_cuda") != std::string::npos);
+  CHECK(text.out.find("\n     1  ") == std::string::npos);
+
+  auto flags = run_warpsim("run --arch hopper-h100 --trace " + list + " --cache-control all");
+  CHECK(flags.exit_code == 2);
+  CHECK(flags.err.find("--cache-control: applies to --ncu runs only") != std::string::npos);
+  auto empty = run_warpsim("run --arch hopper-h100 --trace " + list + " --launches ''");
+  CHECK(empty.exit_code == 2);
+  CHECK(empty.err.find("--launches: empty list") != std::string::npos);
+  auto past = run_warpsim("run --arch hopper-h100 --trace " + list + " --launches 1-3");
+  CHECK(past.exit_code == 2);
+  CHECK(past.err.find("--launches: launch 3 does not exist: the workload has 2 launches") != std::string::npos);
+
+  // One table row per metric, in the order of the results, each with its counterpart.
+  auto metrics = run_warpsim("run --metrics");
+  REQUIRE(metrics.exit_code == 0);
+  std::istringstream lines(metrics.out);
+  std::string line;
+  std::getline(lines, line);
+  std::getline(lines, line);
+  for (const auto& name : warpsim::models::metric_names()) {
+    REQUIRE(std::getline(lines, line));
+    CHECK(line.rfind("| `" + name + "` | ", 0) == 0);
+    CHECK(std::count(line.begin(), line.end(), '|') == 5);
+  }
+  CHECK_FALSE(std::getline(lines, line));
+  CHECK(metrics.out.find("| `l2_hit_rate` | lts__t_sector_hit_rate.pct |") != std::string::npos);
 }

@@ -113,6 +113,8 @@ class FixedLatencyMemory : public models::MemorySystem {
   void reset_persisting() override {}
   std::uint64_t persisting_bytes() const override { return 0; }
   void flush(sim::Cycle) override {}
+  models::MemoryCounters kernel_counters(std::uint32_t) const override { return counters_; }
+  sim::Cycle flush_caches(sim::Cycle now) override { return now; }
   std::uint64_t accesses = 0;
 
  private:

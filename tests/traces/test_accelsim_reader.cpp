@@ -400,6 +400,43 @@ TEST_CASE("kernelslist.g: memcpy steps, launches, a missing kernel file", "[acce
   fs::remove_all(dir);
 }
 
+TEST_CASE("kernelslist.g naming X.traceg reads X.traceg.xz when only that exists", "[accelsim][xz]") {
+  std::string dir = temp_dir("kernelslist-xz");
+  write_file(dir + "/kernel-1.traceg", one_warp_trace(5, {"0000 ffffffff 0 EXIT 0 0 0 "}));
+  REQUIRE(std::system(("xz " + dir + "/kernel-1.traceg").c_str()) == 0);  // leaves only kernel-1.traceg.xz
+  REQUIRE_FALSE(fs::exists(dir + "/kernel-1.traceg"));
+  write_file(dir + "/kernelslist.g", "kernel-1.traceg\n");
+  Workload w = open_workload(dir + "/kernelslist.g");
+  REQUIRE(w.steps.size() == 1);
+  CHECK(w.steps[0].launch.label == "kernel-1.traceg");
+  CHECK(w.steps[0].launch.open()->info().name == "_Z4testv");
+
+  // Both present: the name as written wins (here a different kernel, to tell them apart).
+  {
+    std::string text = one_warp_trace(5, {"0000 ffffffff 0 EXIT 0 0 0 "});
+    text.replace(text.find("_Z4testv"), 8, "_Z4liveV");
+    write_file(dir + "/kernel-1.traceg", text);
+  }
+  CHECK(open_workload(dir + "/kernelslist.g").steps[0].launch.open()->info().name == "_Z4liveV");
+
+  // Neither: the error names both places looked at.
+  write_file(dir + "/kernelslist.g", "kernel-2.traceg\n");
+  std::string e = input_error_of([&] { open_workload(dir + "/kernelslist.g"); });
+  CHECK(contains(e, "kernelslist.g:1: "));
+  CHECK(contains(e, "kernel-2.traceg.xz"));
+
+  // The calibration corpus is stored this way (issue 25).
+  Workload mm = open_workload(shared_path("calibration/h100/apps/matrixMul/kernelslist.g"));
+  std::size_t launches = 0;
+  for (const auto& step : mm.steps)
+    if (step.kind == WorkloadStep::Kind::Launch) {
+      ++launches;
+      CHECK(step.launch.open()->info().block.count() == 256);
+    }
+  CHECK(launches == 2);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("the four shared traces match README.md: grid x block and instruction lines", "[accelsim][shared]") {
   auto rows = readme_rows();
   REQUIRE(rows.size() == 4);

@@ -74,6 +74,20 @@ TEST_CASE("shipped reference tables are byte-identical copies of the calibration
     INFO(f);
     CHECK(slurp(analysis::validation_data_dir() / f) == slurp(test::shared_path(std::string("calibration/h100/") + f)));
   }
+  // h100-apps: the whole corpus folder, file for file, and nothing else.
+  const std::filesystem::path original = test::shared_path("calibration/h100/apps");
+  const std::filesystem::path copy = analysis::validation_data_dir() / "h100-apps";
+  std::set<std::string> originals, copies;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(original))
+    if (e.is_regular_file()) originals.insert(std::filesystem::relative(e.path(), original).string());
+  for (const auto& e : std::filesystem::recursive_directory_iterator(copy))
+    if (e.is_regular_file()) copies.insert(std::filesystem::relative(e.path(), copy).string());
+  CHECK(originals.size() == 172);  // 147 traces, 4 files a program, README.md
+  CHECK(copies == originals);
+  for (const auto& f : originals) {
+    INFO(f);
+    CHECK(slurp(copy / f) == slurp(original / f));
+  }
 }
 
 TEST_CASE("validation: H100 dependent-load latency per level within 5%", "[validation]") {

@@ -67,8 +67,15 @@ Workload read_kernelslist(const std::string& path) {
       if (!ends_with(name, ".traceg") && !ends_with(name, ".traceg.xz"))
         throw InputError(lines.where(), "kernel trace '" + name + "' is neither .traceg nor .traceg.xz");
       fs::path file = dir / name;
+      // Traces are often stored compressed while kernelslist.g keeps the names the tracer wrote
+      // (post-traces-processing, then xz): X.traceg is read from X.traceg.xz when only that exists.
+      if (!fs::is_regular_file(file) && ends_with(name, ".traceg")) {
+        fs::path compressed = dir / (name + ".xz");
+        if (fs::is_regular_file(compressed)) file = compressed;
+      }
       if (!fs::is_regular_file(file))
-        throw InputError(lines.where(), "kernel trace file '" + name + "' not found (looked for " + file.string() + ")");
+        throw InputError(lines.where(), "kernel trace file '" + name + "' not found (looked for " + file.string() +
+                                            (ends_with(name, ".traceg") ? " and " + file.string() + ".xz)" : ")"));
       w.steps.push_back(WorkloadStep{WorkloadStep::Kind::Launch, {}, launch_of(file.string(), name)});
     }
     // Every other line is ignored, as Accel-Sim does (FORMAT.md section 1).

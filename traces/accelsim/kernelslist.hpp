@@ -8,6 +8,7 @@
 
 namespace warpsim::traces::accelsim {
 
+// A kernel named X.traceg that exists only as X.traceg.xz is read from that file.
 // Throws InputError("kernelslist.g:line", ...) for a malformed MemcpyHtoD line, a kernel file
 // that does not exist, or one that is neither .traceg nor .traceg.xz.
 Workload read_kernelslist(const std::string& path);

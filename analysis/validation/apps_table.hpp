@@ -1,0 +1,11 @@
+#pragma once
+// The h100-apps validation table: six real programs traced and profiled on an H100
+// (data/h100-apps/, copied from calibration/h100/apps), every launch simulated in Nsight
+// Compute's measurement mode beside its ncu row.
+#include "analysis/validation/validation.hpp"
+
+namespace warpsim::analysis {
+
+TableBuilder h100_apps_table();
+
+}  // namespace warpsim::analysis

@@ -1,0 +1,90 @@
+// The metrics of CONTRACT.md with their Nsight Compute counterparts.
+#include "models/metric_info.hpp"
+
+#include <string>
+
+#include "models/simulate.hpp"
+
+namespace warpsim::models {
+
+const std::vector<MetricInfo>& metric_infos() {
+  // ncu names as `ncu --query-metrics` spells them; where only nvprof (Fermi, Kepler) had one, its
+  // name; "-" where the hardware counts nothing comparable, with the reason.
+  static const std::vector<MetricInfo> infos = {
+      {"warp_instructions", "smsp__inst_executed.sum", "warp instructions issued (a dual-issued pair counts two)",
+       "instructions"},
+      {"ipc", "sm__inst_executed.avg.per_cycle_elapsed",
+       "warp instructions per elapsed cycle per SM (cycles from the launch, kernel start time included)",
+       "instructions/cycle/SM"},
+      {"achieved_occupancy", "sm__warps_active.avg.pct_of_peak_sustained_active / 100",
+       "warps active (from their first issue cycle to their exit), averaged over the cycles each SM had a "
+       "resident warp, over the SM's warp slots",
+       "fraction"},
+      {"dual_issue_fraction", "- (nvprof on Kepler: inst_issued2 / (inst_issued1 + inst_issued2))",
+       "scheduler-cycles that issued two instructions, of those that issued any (S2.3); 0 on presets without dual "
+       "issue",
+       "fraction"},
+      {"gld_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+       "global load warp instructions with an active lane", "requests"},
+      {"gld_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+       "distinct 32-byte sectors global loads touch, per instruction", "sectors"},
+      {"gld_transactions", "nvprof gld_transactions (on a sectored L1, Volta on: the sectors above)",
+       "global load accesses to the next level: 128-byte lines on a caching L1 (Fermi), else 32-byte sectors",
+       "transactions"},
+      {"gld_efficiency", "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+       "bytes the lanes of global loads use / bytes their transactions move (S3.7)", "%"},
+      {"gst_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+       "global store warp instructions with an active lane", "requests"},
+      {"gst_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+       "distinct 32-byte sectors global stores touch, per instruction", "sectors"},
+      {"gst_transactions", "nvprof gst_transactions (on a sectored L1: the sectors above)",
+       "global store transactions to L2: S3.4's 1/2/4-segment transactions (Fermi, Kepler), else sectors",
+       "transactions"},
+      {"gst_efficiency", "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
+       "bytes the lanes of global stores write / bytes their transactions move (S3.7)", "%"},
+      {"l1_hit_rate", "l1tex__t_sector_hit_rate.pct",
+       "L1 (or read-only cache) sector lookups that hit; on a sectored L1 store sectors are lookups too, hits "
+       "where their line is resident",
+       "%"},
+      {"l2_hit_rate", "lts__t_sector_hit_rate.pct",
+       "L2 sector lookups that hit (loads, stores, atomics; a sector still being filled is a miss)", "%"},
+      {"dram_read_bytes", "dram__bytes_read.sum", "bytes read from DRAM (L2 fills)", "bytes"},
+      {"dram_write_bytes", "dram__bytes_write.sum",
+       "bytes written to DRAM (L2 write-backs while the run lasts; not the dirty lines left at its end)", "bytes"},
+      {"shared_bank_conflicts",
+       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum + l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+       "extra shared-memory passes caused by bank conflicts (S3.10)", "passes"},
+      {"replays", "- (nvprof on Fermi and Kepler: inst_issued - inst_executed, which also counts other replays)",
+       "extra LD/ST passes beyond the first of memory instructions (S3.1)", "passes"},
+      {"stall_no_eligible",
+       "- (ncu samples warps, smsp__pcsamp_warps_issue_stalled_*; these are scheduler-cycles)",
+       "scheduler-cycles with resident warps none of which had an instruction to try", "fraction"},
+      {"stall_alu_dependency", "- (as stall_no_eligible)",
+       "scheduler-cycles not issuing while the closest warp waited on an arithmetic result", "fraction"},
+      {"stall_memory_dependency", "- (as stall_no_eligible)",
+       "scheduler-cycles not issuing while the closest warp waited on a load", "fraction"},
+      {"stall_unit_busy", "- (as stall_no_eligible)",
+       "scheduler-cycles not issuing while a ready warp's execution unit was taken", "fraction"},
+      {"stall_barrier", "- (as stall_no_eligible)", "scheduler-cycles whose every warp waited at a barrier",
+       "fraction"},
+      {"stall_idle",
+       "- (1 - the sum of all stall_* is the issuing share, ncu's smsp__issue_active.avg.pct_of_peak_sustained_elapsed "
+       "/ 100)",
+       "scheduler-cycles with no resident warp", "fraction"},
+      {"lane_efficiency", "smsp__thread_inst_executed_pred_on.sum / (32 x smsp__inst_executed.sum) x 100",
+       "lanes that executed of the 32 of each issued warp instruction (dummy and predicated-off lanes did not)",
+       "%"},
+  };
+  return infos;
+}
+
+const std::vector<std::string>& metric_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& m : metric_infos()) out.emplace_back(m.name);
+    return out;
+  }();
+  return names;
+}
+
+}  // namespace warpsim::models
