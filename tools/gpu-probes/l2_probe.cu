@@ -9,6 +9,9 @@
 //   l2_probe setaside [--ncu]    the same parts, persistKernel without a window, a copy and a
 //                                 one-pass write of 32 MB, under set-asides of 0 to 30 MB: what
 //                                 reserving persisting L2 does to accesses that use no window
+//   l2_probe setaside2 [--ncu]   streams of 256 MB (read, write, copy) and one-pass writes of
+//                                 4-48 MB under set-asides of 0 to the maximum in 4 MB steps:
+//                                 how much dirty data L2 keeps, and how fast it writes back
 //
 // Each case runs twice in a row ("cold" then "warm"): under ncu's default --cache-control all
 // both start cold; under --cache-control none the second starts with what the first left in L2.
@@ -164,6 +167,47 @@ void setaside(const Mode& mode) {
   CK(cudaFree(persistent));
 }
 
+// What a set-aside does to plain streams and to how much dirty data stays in L2 (setaside's
+// persistKernel rows write twice the bytes at the maximum set-aside and take twice as long; a
+// copy with unchanged DRAM bytes 1.5 times as long).
+void setaside_streams(const Mode& mode) {
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  if (prop.persistingL2CacheMaxSize <= 0) {
+    printf("# setaside2: this GPU has no persisting L2\n");
+    return;
+  }
+  const size_t stream_bytes = 256u << 20, n = stream_bytes / 4;
+  int *a, *b;
+  CK(cudaMalloc(&a, stream_bytes));
+  CK(cudaMalloc(&b, stream_bytes));
+  CK(cudaMemset(a, 1, stream_bytes));
+  CK(cudaMemset(b, 1, stream_bytes));
+  const int sms = prop.multiProcessorCount;
+  const int copy_grid = int(n / 1024);
+  if (!mode.profiled) printf("case,params,event_median_ms,event_min_ms,reps\n");
+  const size_t most = std::min<size_t>(size_t(prop.l2CacheSize * 0.75), prop.persistingL2CacheMaxSize);
+  std::vector<size_t> sizes;
+  for (size_t mb = 0; (mb << 20) < most; mb += 4) sizes.push_back(mb << 20);
+  sizes.push_back(most);
+  for (size_t bytes : sizes) {
+    CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, bytes));
+    CK(cudaCtxResetPersistingL2Cache());
+    const std::string sa = params("setAsideKB=%lld", (long long)(bytes >> 10));
+    run_case(mode, "read_stream", sa, [&] { sweep<<<4 * sms, 512>>>(a, n, 0); });
+    run_case(mode, "write_stream", sa, [&] { sweep<<<4 * sms, 512>>>(b, n, 1); });
+    run_case(mode, "copy_stream", sa, [&] { streamed_copy<<<copy_grid, 1024>>>(a, b, int(n)); });
+    const bool ends = bytes == 0 || bytes == most;
+    for (size_t mb : {4, 8, 16, 24, 32, 48})
+      if (ends || mb == 32)
+        run_case(mode, "write_once", sa + params(";bytes=%lld", (long long)(mb << 20)),
+                 [&] { sweep<<<4 * sms, 512>>>(b, (mb << 20) / 4, 1); });
+  }
+  CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
+  CK(cudaFree(a));
+  CK(cudaFree(b));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -172,8 +216,9 @@ int main(int argc, char** argv) {
   if (what == "semantics") semantics(mode);
   else if (what == "persist") persist_parts(mode);
   else if (what == "setaside") setaside(mode);
+  else if (what == "setaside2") setaside_streams(mode);
   else {
-    fprintf(stderr, "usage: %s semantics|persist|setaside [--ncu] [--reps=N]\n", argv[0]);
+    fprintf(stderr, "usage: %s semantics|persist|setaside|setaside2 [--ncu] [--reps=N]\n", argv[0]);
     return 2;
   }
   return 0;
