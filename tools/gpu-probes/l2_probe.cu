@@ -12,6 +12,8 @@
 //   l2_probe setaside2 [--ncu]   streams of 256 MB (read, write, copy) and one-pass writes of
 //                                 4-48 MB under set-asides of 0 to the maximum in 4 MB steps:
 //                                 how much dirty data L2 keeps, and how fast it writes back
+//   l2_probe setaside3 [--ncu]   the write and copy streams of setaside2 at no set-aside and at
+//                                 the maximum only (for ncu's full section set)
 //
 // Each case runs twice in a row ("cold" then "warm"): under ncu's default --cache-control all
 // both start cold; under --cache-control none the second starts with what the first left in L2.
@@ -170,7 +172,7 @@ void setaside(const Mode& mode) {
 // What a set-aside does to plain streams and to how much dirty data stays in L2 (setaside's
 // persistKernel rows write twice the bytes at the maximum set-aside and take twice as long; a
 // copy with unchanged DRAM bytes 1.5 times as long).
-void setaside_streams(const Mode& mode) {
+void setaside_streams(const Mode& mode, bool ends_only) {
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
   if (prop.persistingL2CacheMaxSize <= 0) {
@@ -188,15 +190,16 @@ void setaside_streams(const Mode& mode) {
   if (!mode.profiled) printf("case,params,event_median_ms,event_min_ms,reps\n");
   const size_t most = std::min<size_t>(size_t(prop.l2CacheSize * 0.75), prop.persistingL2CacheMaxSize);
   std::vector<size_t> sizes;
-  for (size_t mb = 0; (mb << 20) < most; mb += 4) sizes.push_back(mb << 20);
+  for (size_t mb = 0; (mb << 20) < most; mb += ends_only ? most : 4) sizes.push_back(mb << 20);
   sizes.push_back(most);
   for (size_t bytes : sizes) {
     CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, bytes));
     CK(cudaCtxResetPersistingL2Cache());
     const std::string sa = params("setAsideKB=%lld", (long long)(bytes >> 10));
-    run_case(mode, "read_stream", sa, [&] { sweep<<<4 * sms, 512>>>(a, n, 0); });
+    if (!ends_only) run_case(mode, "read_stream", sa, [&] { sweep<<<4 * sms, 512>>>(a, n, 0); });
     run_case(mode, "write_stream", sa, [&] { sweep<<<4 * sms, 512>>>(b, n, 1); });
     run_case(mode, "copy_stream", sa, [&] { streamed_copy<<<copy_grid, 1024>>>(a, b, int(n)); });
+    if (ends_only) continue;
     const bool ends = bytes == 0 || bytes == most;
     for (size_t mb : {4, 8, 16, 24, 32, 48})
       if (ends || mb == 32)
@@ -216,9 +219,10 @@ int main(int argc, char** argv) {
   if (what == "semantics") semantics(mode);
   else if (what == "persist") persist_parts(mode);
   else if (what == "setaside") setaside(mode);
-  else if (what == "setaside2") setaside_streams(mode);
+  else if (what == "setaside2") setaside_streams(mode, false);
+  else if (what == "setaside3") setaside_streams(mode, true);
   else {
-    fprintf(stderr, "usage: %s semantics|persist|setaside|setaside2 [--ncu] [--reps=N]\n", argv[0]);
+    fprintf(stderr, "usage: %s semantics|persist|setaside|setaside2|setaside3 [--ncu] [--reps=N]\n", argv[0]);
     return 2;
   }
   return 0;

@@ -4,6 +4,11 @@
 // block store (writeOffset's L1 store hits).
 //
 //   timelines readOffset | writeOffset | stridedRead      (one CSV on stdout)
+//   timelines cold      n = 2^20 readOffset, writeOffset (offset 1) and stridedRead (stride 1),
+//                       every warp, each recorded launch starting with an L2 that holds none of
+//                       its data and nothing dirty, as under ncu's --cache-control all (a 256 MB
+//                       memset, then a read of it); and readOffset at n = 2^26,
+//                       every warp of every 8th block (where a block ends exactly)
 //
 // Columns: case,block,warp,smid,warpid,t_start,t_data,t_end,g_start,g_end. t_* are clock64
 // cycles of the warp's SM: at entry, once the loaded data is there (the clock read takes the
@@ -101,9 +106,20 @@ struct Sampling {
   }
 };
 
-// Launches twice (a warm-up, as the calibration timing does), keeps the second's records.
+// Launches twice (a warm-up, as the calibration timing does), keeps the second's records; with
+// `cold`, L2 holds none of the kernel's data and nothing dirty before the second, as after ncu's
+// --cache-control all: a memset of `flush` bytes (several times L2), then a read of all of them
+// (which writes the memset's dirty lines back and leaves L2 full of clean lines of its own).
+void* flush = nullptr;
+size_t flush_bytes = 0;
+__global__ void read_all(const int* p, size_t n, int* sink) {
+  int acc = 0;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    acc += __ldcg(&p[i]);
+  if (acc == -1) *sink = acc;
+}
 template <class Launch>
-void record(const std::string& name, int grid, int bs, Sampling s, Launch launch) {
+void record(const std::string& name, int grid, int bs, Sampling s, Launch launch, bool cold = false) {
   const size_t count = s.slots(grid, bs);
   Record* d;
   CK(cudaMalloc(&d, count * sizeof(Record)));
@@ -112,6 +128,11 @@ void record(const std::string& name, int grid, int bs, Sampling s, Launch launch
   CK(cudaEventCreate(&b));
   for (int pass = 0; pass < 2; ++pass) {
     CK(cudaMemset(d, 0, count * sizeof(Record)));
+    if (cold && flush != nullptr) {
+      CK(cudaMemset(flush, pass + 1, flush_bytes));
+      read_all<<<1056, 512>>>(static_cast<const int*>(flush), flush_bytes / 4, static_cast<int*>(flush));
+      CK(cudaGetLastError());
+    }
     CK(cudaEventRecord(a));
     launch(d, s.block_every, s.warp_sel);
     CK(cudaEventRecord(b));
@@ -141,8 +162,8 @@ void record(const std::string& name, int grid, int bs, Sampling s, Launch launch
 
 int main(int argc, char** argv) {
   const std::string what = argc > 1 ? argv[1] : "";
-  if (what != "readOffset" && what != "writeOffset" && what != "stridedRead") {
-    fprintf(stderr, "usage: %s readOffset|writeOffset|stridedRead\n", argv[0]);
+  if (what != "readOffset" && what != "writeOffset" && what != "stridedRead" && what != "cold") {
+    fprintf(stderr, "usage: %s readOffset|writeOffset|stridedRead|cold\n", argv[0]);
     return 2;
   }
   cudaDeviceProp prop;
@@ -156,7 +177,26 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&C, size_t(n) * 4));
   probe::fill_random(A, n, 1);
   probe::fill_random(B, n, 2);
-  if (what == "readOffset") {
+  if (what == "cold") {
+    flush_bytes = std::max<size_t>(256u << 20, size_t(prop.l2CacheSize) * 4);
+    CK(cudaMalloc(&flush, flush_bytes));
+    const int m = 1 << 20, bs = 512, grid = m / bs;
+    record("readOffset_lg20_offset0_cold", grid, bs, {1, 0}, [&](Record* d, int e, int w) {
+      readOffsetTimed<<<grid, bs>>>(A, B, C, m, 0, d, e, w);
+    }, true);
+    record("writeOffset_lg20_offset1_cold", grid, bs, {1, 0}, [&](Record* d, int e, int w) {
+      writeOffsetTimed<<<grid, bs>>>(A, B, C, m, 1, d, e, w);
+    }, true);
+    const int sgrid = m / 256;
+    record("stridedRead_lg20_stride1_cold", sgrid, 256, {1, 0}, [&](Record* d, int e, int w) {
+      stridedReadTimed<<<sgrid, 256>>>(A, C, m, 1, d, e, w);
+    }, true);
+    const int lgrid = n / bs;
+    record("readOffset_lg26_offset0_every8", lgrid, bs, {8, 0}, [&](Record* d, int e, int w) {
+      readOffsetTimed<<<lgrid, bs>>>(A, B, C, n, 0, d, e, w);
+    });
+    CK(cudaFree(flush));
+  } else if (what == "readOffset") {
     // n = 2^26, 512-thread blocks (offset.csv lg=26): first and last warp of every block.
     for (int off : {0, 11}) {
       const int bs = 512, grid = (n + bs - 1) / bs;

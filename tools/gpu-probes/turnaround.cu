@@ -12,6 +12,11 @@
 //                       the exit-to-next-start time of a slot.
 //                       Rows "warp,<bs>,<block>,<warp>,<t_start>" give each warp's first clock
 //                       for the first 132 blocks: how far apart a block's warps start.
+//   turnaround blocks --ncu
+//                       the same kernels once each under Nsight Compute, after a case marker
+//                       (probe_common.cuh): what sm__warps_active counts, set beside the
+//                       records above (a warp spins a known time; its slot turns over in ~390
+//                       cycles)
 //   turnaround ack      rows "ack,<smid>,<k>,<store_cold>,<load_after>,<store_warm>,<load_cold>":
 //                       one thread per SM stores to a line no one has touched and waits for the
 //                       acknowledgement (__threadfence), loads it back (ld.cg), stores again;
@@ -50,12 +55,14 @@ __global__ void spin_blocks(BlockRecord* blocks, long long* warp_starts, int rec
   if (store_at_end && threadIdx.x % 32 == 0) sink[(size_t(blockIdx.x) * 32 + warp) * 32] = 1;
 }
 
-void blocks_mode() {
+void blocks_mode(const probe::Mode& mode) {
   cudaDeviceProp p;
   CK(cudaGetDeviceProperties(&p, 0));
   const int sms = p.multiProcessorCount, waves = 20;
-  printf("# device=%s sms=%d spin=%lld\n", p.name, sms, kSpin);
-  printf("kind,bs,store_at_end,block,smid,t_start,g_start\n");
+  if (!mode.profiled) {
+    printf("# device=%s sms=%d spin=%lld\n", p.name, sms, kSpin);
+    printf("kind,bs,store_at_end,block,smid,t_start,g_start\n");
+  }
   for (int store : {0, 1})
     for (int bs : {32, 128, 256, 512, 1024}) {
       const int per_sm = std::min(32, p.maxThreadsPerMultiProcessor / bs), grid = sms * per_sm * waves;
@@ -65,6 +72,14 @@ void blocks_mode() {
       CK(cudaMalloc(&d, sizeof(BlockRecord) * grid));
       CK(cudaMalloc(&w, sizeof(long long) * 32 * sms));
       CK(cudaMalloc(&sink, size_t(grid) * 32 * 32 * 4));
+      if (mode.profiled) {
+        probe::run_case(mode, "spin_blocks", probe::params("bs=%lld;store_at_end=%lld;grid=%lld", bs, store, grid),
+                        [&] { spin_blocks<<<grid, bs>>>(d, w, sms, store, sink); });
+        CK(cudaFree(d));
+        CK(cudaFree(w));
+        CK(cudaFree(sink));
+        continue;
+      }
       for (int pass = 0; pass < 2; ++pass) {  // the first launch warms up (module load, pages)
         spin_blocks<<<grid, bs>>>(d, w, sms, store, sink);
         CK(cudaGetLastError());
@@ -157,10 +172,10 @@ void ack_mode() {
 
 int main(int argc, char** argv) {
   const std::string what = argc > 1 ? argv[1] : "";
-  if (what == "blocks") blocks_mode();
+  if (what == "blocks") blocks_mode(probe::parse_mode(argc, argv, 2));
   else if (what == "ack") ack_mode();
   else {
-    fprintf(stderr, "usage: %s blocks|ack\n", argv[0]);
+    fprintf(stderr, "usage: %s blocks [--ncu] | ack\n", argv[0]);
     return 2;
   }
   return 0;
