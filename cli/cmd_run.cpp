@@ -14,7 +14,7 @@ namespace {
 
 constexpr const char* kUsage =
     "run --arch ARCH (--kernel KERNEL [-p key=value]... | --trace PATH) [--launches LIST] [--ncu "
-    "[--cache-control all|none]] [--set key=value]... [--seed N] [--json] | run --metrics";
+    "[--cache-control all|none]] [--set key=value]... [--seed N] [--timeline FILE] [--json] | run --metrics";
 
 constexpr const char* kMeasurementHelp = R"(
 Measurement. By default a run is the application's view: launches of one stream follow each
@@ -99,7 +99,9 @@ int cmd_run(const Args& args) {
       "set", po::value<std::vector<std::string>>()->composing(), "override a preset parameter key=value")(
       "seed", po::value<std::string>()->default_value("1"), "random seed")("json", po::bool_switch(),
                                                                             "print one JSON object")(
-      "metrics", po::bool_switch(), "list every metric with its Nsight Compute counterpart, and exit");
+      "metrics", po::bool_switch(), "list every metric with its Nsight Compute counterpart, and exit")(
+      "timeline", po::value<std::string>(),
+      "write every warp's start and exit cycle, block and SM to this CSV (as tools/gpu-probes/timelines.cu records them)");
   po::variables_map vm;
   if (!parse_options("run", kUsage, options, {}, args, vm)) {
     std::cout << kMeasurementHelp;
@@ -124,6 +126,7 @@ int cmd_run(const Args& args) {
       throw sim::InputError("--launches", "empty list; give launch numbers such as 3,5-9");
   }
   request.seed = unsigned_option(vm, "seed");
+  if (vm.count("timeline")) request.timeline = vm["timeline"].as<std::string>();
   request.ncu = vm["ncu"].as<bool>();
   if (vm.count("cache-control")) {
     const std::string mode = vm["cache-control"].as<std::string>();

@@ -53,6 +53,10 @@ struct Arch {
   std::uint32_t block_dispatch_interval_cycles = 1;  // GPU-wide: one block per this many cycles
   std::uint32_t block_start_latency_cycles = 0;
   std::uint32_t warp_launch_interval_cycles = 0;
+  std::uint32_t block_retire_cycles = 0;                // last warp exit -> block reported done
+  std::uint32_t first_wave_block_interval_cycles = 0;   // 0: no separate first wave
+  std::uint32_t first_wave_sm_interval_cycles = 0;
+  double retire_interval_cycles = 0;  // 0: finished blocks are taken in at once
 
   // L1 / read-only / L2 / DRAM.
   std::uint64_t l1_bytes = 0;

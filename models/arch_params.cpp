@@ -15,6 +15,9 @@ ParamSpec integer(std::string key, std::string unit, std::string description, do
                   double max = 1e15) {
   return ParamSpec{std::move(key), ParamType::Int, "", std::move(unit), std::move(description), min, max, {}};
 }
+ParamSpec real(std::string key, std::string unit, std::string description, double min, double max) {
+  return ParamSpec{std::move(key), ParamType::Float, "", std::move(unit), std::move(description), min, max, {}};
+}
 ParamSpec flag(std::string key, std::string description) {
   return ParamSpec{std::move(key), ParamType::Bool, "", "", std::move(description), 0, 1, {}};
 }
@@ -76,6 +79,16 @@ std::vector<ParamSpec> build() {
       integer("dispatch.block_start_latency_cycles", "cycles", "block dispatch to its warps being schedulable", 0, 1e6),
       integer("dispatch.warp_launch_interval_cycles", "cycles",
               "an SM starts a block's warps one after another, this many cycles apart", 0, 1e6),
+      integer("dispatch.block_retire_cycles", "cycles",
+              "a block's last warp exit to its SM reporting it done (its stores acknowledged too)", 0, 1e6),
+      integer("dispatch.first_wave_block_interval_cycles", "cycles",
+              "when a kernel starts, blocks are placed on every SM at once, this many cycles apart on one SM "
+              "(0: the first blocks go out one per block_interval_cycles GPU-wide, as later ones do)",
+              0, 1e6),
+      real("dispatch.retire_interval_cycles", "cycles",
+           "the GigaThread engine takes in one finished block per this many cycles GPU-wide (0: no limit)", 0, 1e6),
+      integer("dispatch.first_wave_sm_interval_cycles", "cycles",
+              "when a kernel starts, the first blocks of consecutive SMs start this many cycles apart", 0, 1e6),
 
       // Cache sizes are bounded by what the host can hold (~40 bytes of state per line, per SM for
       // L1): 16x the largest real L1 (256 KB) and 8x the largest real L2 leave room for what-ifs.

@@ -9,6 +9,7 @@
 #include "models/memory/memory_system.hpp"
 #include "sim/attribution.hpp"
 #include "sim/errors.hpp"
+#include "sim/output_file.hpp"
 #include "traces/kernels/library.hpp"
 #include "traces/launch_list.hpp"
 #include "traces/open_workload.hpp"
@@ -82,6 +83,11 @@ RunResult simulate(const RunRequest& request) {
   sim::StatsRegistry stats;
   auto memory = make_memory_system(arch, stats, request.seed);
   Gpu gpu(arch, *memory, stats, request.lockstep);
+  WarpTimeline timeline;
+  if (!request.timeline.empty()) {
+    sim::check_output_file(request.timeline, "--timeline");  // before the run, not after it
+    gpu.record_timeline(&timeline);
+  }
   const LaunchPolicy policy{request.ncu, request.ncu && request.ncu_flush_caches};
 
   RunResult out;
@@ -127,6 +133,7 @@ RunResult simulate(const RunRequest& request) {
   out.metrics = metrics_of(arch, totals, memory_totals);
   for (std::uint32_t k = 0; k < numbers.size(); ++k)
     out.kernels.push_back(launch_result(arch, gpu, k, numbers[k], launches[k]));
+  if (!request.timeline.empty()) timeline.write_csv(request.timeline, numbers, "--timeline");
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return out;
 }

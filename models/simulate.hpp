@@ -30,6 +30,8 @@ struct RunRequest {
   // With ncu, --cache-control all (ncu's default): before each launch every cache is written
   // back and invalidated, outside the launch's counters and time. false: none, caches stay warm.
   bool ncu_flush_caches = true;
+  // --timeline: write every warp's start and exit here (models/core/warp_timeline.hpp); empty: none.
+  std::string timeline{};
 };
 
 // One launch of a run (RunResult::kernels).

@@ -10,7 +10,10 @@ namespace warpsim::models {
 
 GigaThread::GigaThread(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch,
                        std::vector<std::unique_ptr<Sm>>& sms)
-    : sim::ClockedComponent(engine, clock, "gpu.gigathread"), arch_(arch), sms_(sms) {}
+    : sim::ClockedComponent(engine, clock, "gpu.gigathread"),
+      arch_(arch),
+      sms_(sms),
+      retire_interval_fixed_(static_cast<std::uint64_t>(arch.retire_interval_cycles * kFrac + 0.5)) {}
 
 std::uint32_t GigaThread::launch(std::unique_ptr<traces::KernelSource> source) {
   auto run = std::make_unique<KernelRun>();
@@ -64,6 +67,10 @@ bool GigaThread::tick(sim::Cycle now) {
       skip_untraced(k, now);
       if (k.next_block == k.total_blocks) continue;
     }
+    if (!k.first_wave_placed && arch_.first_wave_block_interval_cycles > 0) {
+      place_first_wave(slot, now);
+      continue;
+    }
     // Round-robin over SMs, starting after the one that got the last block.
     for (std::uint32_t sm = next_candidate(k.may_fit, next_sm_); sm < sms_.size();
          sm = next_candidate(k.may_fit, sm)) {
@@ -71,8 +78,8 @@ bool GigaThread::tick(sim::Cycle now) {
         k.may_fit[sm / 64] &= ~(std::uint64_t{1} << (sm % 64));
         continue;
       }
-      auto warps = k.source->open_block(k.next_block++);
-      sms_[sm]->launch_block(slot, k.footprint, std::move(warps), now + arch_.block_start_latency_cycles);
+      const std::uint64_t id = k.next_block++;
+      sms_[sm]->launch_block(slot, k.footprint, k.source->open_block(id), now + arch_.block_start_latency_cycles, id);
       next_sm_ = (sm + 1) % sms_.size();
       engine().note_progress();
       if (arch_.block_dispatch_interval_cycles > 1) {
@@ -85,6 +92,39 @@ bool GigaThread::tick(sim::Cycle now) {
   // Nothing fits: sleep until a block retires or a kernel's start time is over.
   if (next_start != kNone) wake_at(next_start);
   return false;
+}
+
+void GigaThread::place_first_wave(std::uint32_t slot, sim::Cycle now) {
+  KernelRun& k = *kernels_[slot];
+  k.first_wave_placed = true;
+  const auto n = static_cast<std::uint32_t>(sms_.size());
+  std::vector<std::uint32_t> placed(n, 0);  // blocks placed on each SM so far
+  // The wave reaches the SMs one after another, first_wave_sm_interval_cycles apart, in the
+  // order of the first round.
+  std::vector<std::uint64_t> reached(n, 0);
+  for (std::uint32_t i = 0; i < n; ++i)
+    reached[(next_sm_ + i) % n] = std::uint64_t{i} * arch_.first_wave_sm_interval_cycles;
+  // Rounds over the SMs, from the one after the last block's, one block an SM a round.
+  for (bool any = true; any && k.next_block < k.total_blocks;) {
+    any = false;
+    const std::uint32_t first = next_sm_;
+    for (std::uint32_t i = 0; i < n && k.next_block < k.total_blocks; ++i) {
+      const std::uint32_t sm = (first + i) % n;
+      if (!(k.may_fit[sm / 64] >> (sm % 64) & 1u)) continue;
+      if (!sms_[sm]->fits(k.footprint)) {
+        k.may_fit[sm / 64] &= ~(std::uint64_t{1} << (sm % 64));
+        continue;
+      }
+      const std::uint64_t id = k.next_block++;
+      const sim::Cycle start = now + arch_.block_start_latency_cycles + reached[sm] +
+                               std::uint64_t{placed[sm]++} * arch_.first_wave_block_interval_cycles;
+      sms_[sm]->launch_block(slot, k.footprint, k.source->open_block(id), start, id);
+      next_sm_ = (sm + 1) % n;
+      any = true;
+      if (k.traced != nullptr) skip_untraced(k, now);
+    }
+  }
+  engine().note_progress();
 }
 
 void GigaThread::skip_untraced(KernelRun& k, sim::Cycle now) {
@@ -124,17 +164,25 @@ void GigaThread::release_retired(sim::Cycle now) {
   // they retired (what depends on the order: the kernel's end).
   std::stable_sort(retired_.begin(), retired_.end(), [](const Retired& a, const Retired& b) { return a.at < b.at; });
   std::size_t done = 0;
-  for (; done < retired_.size() && retired_[done].at <= now; ++done) {
+  for (; done < retired_.size(); ++done) {
     const Retired& r = retired_[done];
+    // One finished block taken in per retire_interval_cycles GPU-wide (0: no limit).
+    const sim::Cycle at = std::max(r.at, (next_release_ + kFrac - 1) / kFrac);
+    if (at > now) break;
+    next_release_ = std::max(next_release_, r.at * kFrac) + retire_interval_fixed_;  // fractions carry over
     sms_[r.sm]->release_block(r.block);
     // The freed resources may take a block of any kernel that still has blocks to dispatch.
     for (auto& run : kernels_)
       if (run->next_block < run->total_blocks) run->may_fit[r.sm / 64] |= std::uint64_t{1} << (r.sm % 64);
     KernelRun& k = *kernels_[r.kernel_slot];
     ++k.retired_blocks;
-    if (k.done()) k.end = r.at;  // its last block's stores have landed (Sm::tick)
+    if (k.done()) k.end = at;  // its last block's stores have landed (Sm::tick) and it was taken in
   }
   retired_.erase(retired_.begin(), retired_.begin() + static_cast<std::ptrdiff_t>(done));
+  if (!retired_.empty() && (next_release_ + kFrac - 1) / kFrac > now) {
+    wake_at(std::max(retired_.front().at, (next_release_ + kFrac - 1) / kFrac));
+    return;
+  }
   // An SM ticking ahead of this engine's clock (a window, gpu.hpp) may report a retire later
   // than a tick this engine had already asked for: that tick comes first, this one after it.
   if (!retired_.empty()) wake_at(retired_.front().at);

@@ -76,6 +76,10 @@ class Gpu final : public sim::WindowListener {
   // (a set-aside clamped ...), each once.
   std::vector<std::string> warnings() const;
   sim::Engine& engine() { return engine_; }
+  // Every SM records its warps' starts and exits into `timeline` (run --timeline).
+  void record_timeline(WarpTimeline* timeline) {
+    for (auto& sm : sms_) sm->record_timeline(timeline);
+  }
   // The memory system answers the window's accesses, then the SMs settle what waited on them.
   void window_closed(sim::Cycle begin, sim::Cycle end) override;
 

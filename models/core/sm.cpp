@@ -96,7 +96,8 @@ void Sm::set_state(std::uint32_t s, SchedulerState state, sim::Cycle now) {
 }
 
 void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
-                      std::vector<std::unique_ptr<traces::WarpStream>> streams, sim::Cycle start) {
+                      std::vector<std::unique_ptr<traces::WarpStream>> streams, sim::Cycle start,
+                      std::uint64_t block_id) {
   std::uint32_t b = 0;
   while (blocks_[b].active) ++b;  // fits() guaranteed a free block slot
   Block& block = blocks_[b];
@@ -111,6 +112,7 @@ void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
   used_registers_ += f.registers;
   used_shared_ += f.shared_bytes;
   block.start = start;
+  block.id = block_id;
   block.arriving = std::move(streams);
   arrivals_.push_back(b);
   wake_at(start);
@@ -154,6 +156,7 @@ void Sm::arrive(std::uint32_t b, sim::Cycle now) {
     w.started = ready;
     w.block_slot = b;
     w.kernel_slot = kernel_slot;
+    w.index_in_block = static_cast<std::uint32_t>(launched - 1);
     change_resident_warps(+1, now);
     sched_[s].active |= std::uint64_t{1} << i;
     sched_[s].at_barrier &= ~(std::uint64_t{1} << i);
@@ -167,7 +170,15 @@ void Sm::arrive(std::uint32_t b, sim::Cycle now) {
   }
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s)
     if (sched_[s].state == SchedulerState::Idle) set_state(s, SchedulerState::NoEligible, now);
-  if (block.warps_finished == block.warps_total) retire_queue_.push_back(b);
+  if (block.warps_finished == block.warps_total) block_exited(b, now);
+}
+
+void Sm::block_exited(std::uint32_t b, sim::Cycle now) {
+  // The SM reports a block done block_retire_cycles after its last warp exits, and not before its
+  // memory operations have completed (Sm::tick): turnaround_blocks.csv.xz.
+  Block& block = blocks_[b];
+  block.last_memory_ready = std::max(block.last_memory_ready, now + arch_.block_retire_cycles);
+  retire_queue_.push_back(b);
 }
 
 Sm::ActiveMasks Sm::active_masks() const {
@@ -198,6 +209,8 @@ void Sm::retire_warp(std::uint32_t s, std::uint32_t i, sim::Cycle now) {
   if (now > w.started) counters_.warp_cycles += now - w.started;
   Block& block = blocks_[w.block_slot];
   ++block.warps_finished;
+  if (timeline_ != nullptr) [[unlikely]]
+    timeline_->add({w.kernel_slot, id_, w.index_in_block, block.id, w.started, now});
   release_barrier_if_complete(block, now);  // the warps still running may all be waiting
 }
 
@@ -276,8 +289,7 @@ void Sm::advance(Warp& w, std::uint32_t scheduler, std::uint32_t index, sim::Cyc
   if (!w.fill(buffer_depth_)) {
     Block& block = blocks_[w.block_slot];
     retire_warp(scheduler, index, now);
-    if (block.warps_finished == block.warps_total)
-      retire_queue_.push_back(static_cast<std::uint32_t>(&block - blocks_.data()));
+    if (block.warps_finished == block.warps_total) block_exited(static_cast<std::uint32_t>(&block - blocks_.data()), now);
     return;
   }
   const Scoreboard::Readiness r = w.scoreboard.readiness(w.front());

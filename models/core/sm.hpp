@@ -17,6 +17,7 @@
 #include "models/core/unit_pool.hpp"
 #include "models/core/warp.hpp"
 #include "models/core/warp_scan.hpp"
+#include "models/core/warp_timeline.hpp"
 #include "models/memory/memory_system.hpp"
 #include "models/occupancy.hpp"
 #include "sim/attribution.hpp"
@@ -70,9 +71,12 @@ class Sm final : public sim::ClockedComponent {
   // Gives a retired block's resources back (BlockRetireListener).
   void release_block(std::uint32_t block);
   // Takes the block's resources now; its warps join the schedulers at cycle `start`, when the
-  // first of them may issue.
+  // first of them may issue. `block_id`: its linear id in the grid (for the timeline).
   void launch_block(std::uint32_t kernel_slot, const BlockFootprint& footprint,
-                    std::vector<std::unique_ptr<traces::WarpStream>> warps, sim::Cycle start);
+                    std::vector<std::unique_ptr<traces::WarpStream>> warps, sim::Cycle start,
+                    std::uint64_t block_id = 0);
+  // Records every warp's start and exit into `timeline` from now on (nullptr: stops).
+  void record_timeline(WarpTimeline* timeline) { timeline_ = timeline; }
   // Closes the books at the end of the run: stall states and occupancy up to `end`.
   void finish(sim::Cycle end);
   // Brings the stall states and active cycles up to `at` without ending the run, so that the
@@ -127,6 +131,7 @@ class Sm final : public sim::ClockedComponent {
     std::uint32_t warps_total = 0, warps_finished = 0, warps_at_barrier = 0;
     sim::Cycle last_memory_ready = 0;  // its last load's data back, its last store acknowledged
     sim::Cycle start = 0;              // its first warp may issue (later ones follow, S1.1)
+    std::uint64_t id = 0;              // its linear id in the grid
     std::vector<std::unique_ptr<traces::WarpStream>> arriving;  // its warps, from dispatch until start
   };
 
@@ -189,6 +194,9 @@ class Sm final : public sim::ClockedComponent {
   void arrive_at_barrier(Block& block, sim::Cycle now);
   void release_barrier_if_complete(Block& block, sim::Cycle now);
   void retire_warp(std::uint32_t scheduler, std::uint32_t index, sim::Cycle now);
+  // Block `b`'s last warp has exited at `now`: it retires once reported done (block_retire_cycles)
+  // and its memory operations have completed.
+  void block_exited(std::uint32_t b, sim::Cycle now);
   void set_state(std::uint32_t scheduler, SchedulerState state, sim::Cycle now);
   // Stall decisions that wait for the window's memory answers (see Undecided).
   bool decided(std::uint32_t scheduler, const Earliest& closest) const;
@@ -251,6 +259,7 @@ class Sm final : public sim::ClockedComponent {
   std::uint64_t warps_launched_ = 0;
   sim::Cycle occupancy_since_ = 0;
   SmCounters counters_;
+  WarpTimeline* timeline_ = nullptr;  // run --timeline
   sim::Attribution<SmLaunchCounts> by_launch_;  // SmLaunchCounts split by kernel slot
 };
 

@@ -18,6 +18,7 @@ struct Warp {
   bool stream_done = false;
   std::uint32_t block_slot = 0;
   std::uint32_t kernel_slot = 0;
+  std::uint32_t index_in_block = 0;  // its warp id within the block (S1.2)
   sim::Cycle started = 0;  // the cycle it may first issue: active (occupancy) from then on
   std::array<traces::Instruction, 2> buffer;
   // When the head instruction was fetched, and when a barrier released it since (kNever if

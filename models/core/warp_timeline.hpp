@@ -1,0 +1,34 @@
+#pragma once
+// Per-warp timelines of a run (`run --timeline FILE`): when each warp started and exited, and on
+// which SM, as tools/gpu-probes/timelines.cu records them on a real GPU, so that the model's block
+// placement, warp lifetimes and slot turnarounds can be set beside the hardware's record by record.
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "sim/time.hpp"
+
+namespace warpsim::models {
+
+struct WarpRecord {
+  std::uint32_t kernel_slot = 0, sm = 0, warp = 0;  // warp: its index within the block
+  std::uint64_t block = 0;                         // the block's linear id within its grid
+  sim::Cycle start = 0, exit = 0;                  // first cycle it may issue; the cycle it exited
+};
+
+class WarpTimeline {
+ public:
+  void add(const WarpRecord& r) { records_.push_back(r); }
+  const std::vector<WarpRecord>& records() const { return records_; }
+  // CSV "launch,block,warp,smid,t_start,t_end" (cycles of the run's clock), in exit order;
+  // `launch_numbers[slot]` is the 1-based launch number of kernel slot `slot`. Written under a
+  // temporary name and renamed (sim/output_file.hpp); throws InputError naming `origin` if it
+  // cannot be.
+  void write_csv(const std::filesystem::path& path, const std::vector<std::uint32_t>& launch_numbers,
+                 const std::string& origin) const;
+
+ private:
+  std::vector<WarpRecord> records_;
+};
+
+}  // namespace warpsim::models
