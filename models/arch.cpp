@@ -112,6 +112,12 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.l2_slices = u32("l2.slices");
   a.l2_hit_latency = u32("l2.hit_latency");
   a.l2_bytes_per_cycle_per_slice = u32("l2.bytes_per_cycle_per_slice");
+  a.l2_partitions = u32("l2.partitions");
+  a.l2_clock_khz = u64("l2.clock_khz");
+  a.l2_lookups_per_cycle = u32("l2.lookups_per_cycle");
+  a.l2_far_latency = u32("l2.far_latency");
+  a.l2_launch_lookups = u64("l2.launch_lookups");
+  a.l2_launch_lookup_hits = u64("l2.launch_lookup_hits");
   a.l2_dirty_lines_per_set = u32("l2.dirty_lines_per_set");
   a.l2_fill_partial_writes = c.get_bool("l2.fill_partial_writes");
   a.l2_persistence = c.get_bool("l2.persistence");
@@ -149,6 +155,18 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
           "must be shorter than dram.refresh_interval_ns");
   require(!a.l2_persistence || a.l2_persist_max_bytes <= a.l2_bytes, "l2.persist_max_bytes", {"l2.size_bytes"},
           "exceeds l2.size_bytes");
+  require(a.l2_slices % a.l2_partitions == 0, "l2.partitions", {"l2.slices"}, "must divide l2.slices");
+  require(a.l2_launch_lookup_hits <= a.l2_launch_lookups, "l2.launch_lookup_hits", {"l2.launch_lookups"},
+          "exceeds l2.launch_lookups");
+  // SM i is near digit i of l2.sm_partitions, the digits taken again from the first for SMs past
+  // the list (a what-if with more SMs), so any gpu.sms works with the measured map.
+  const std::string near = c.get_string("l2.sm_partitions");
+  for (std::size_t i = 0; i < near.size(); ++i)
+    require(near[i] >= '0' && near[i] - '0' < static_cast<int>(a.l2_partitions), "l2.sm_partitions",
+            {"l2.partitions"}, "digit " + std::to_string(i + 1) + " ('" + near[i] + "') is not a partition below l2.partitions");
+  a.l2_sm_partition.assign(a.sms, 0);
+  for (std::size_t sm = 0; sm < a.sms && !near.empty(); ++sm)
+    a.l2_sm_partition[sm] = static_cast<std::uint8_t>(near[sm % near.size()] - '0');
   a.config = std::move(c);
   return a;
 }

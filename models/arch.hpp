@@ -68,6 +68,11 @@ struct Arch {
   std::uint64_t l2_bytes = 0;
   std::uint32_t l2_line_bytes = 0, l2_sector_bytes = 0, l2_ways = 0, l2_slices = 0;
   std::uint32_t l2_hit_latency = 0, l2_bytes_per_cycle_per_slice = 0;
+  std::uint32_t l2_partitions = 1, l2_far_latency = 0;
+  std::uint64_t l2_clock_khz = 0;
+  std::uint32_t l2_lookups_per_cycle = 1;
+  std::vector<std::uint8_t> l2_sm_partition;  // by SM: the partition it is near
+  std::uint64_t l2_launch_lookups = 0, l2_launch_lookup_hits = 0;
   std::uint32_t l2_dirty_lines_per_set = 0;  // 0: dirty lines are written back on eviction only
   bool l2_fill_partial_writes = false;       // DRAM ECC: a partial-sector store fetches the sector
   bool l2_persistence = false;

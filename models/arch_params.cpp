@@ -110,6 +110,18 @@ std::vector<ParamSpec> build() {
       integer("l2.slices", "slices", "L2 slices the address space is interleaved over", 1, 1024),
       integer("l2.hit_latency", "cycles", "L2 hit latency seen by an SM", 1, 10000),
       integer("l2.bytes_per_cycle_per_slice", "bytes/cycle", "L2 slice bandwidth", 1, 4096),
+      integer("l2.clock_khz", "kHz", "clock of the L2 slices (their lookup rate counts in its cycles)", 1000, 1e8),
+      integer("l2.lookups_per_cycle", "sectors", "tag lookups a slice makes per L2 cycle", 1, 1024),
+      integer("l2.partitions", "partitions",
+              "L2 halves (or more) the slices are split into; an SM's request for a line whose home is another "
+              "partition is looked up in its own partition first (a copy), then forwarded", 1, 64),
+      integer("l2.far_latency", "cycles", "extra round trip of a request forwarded to another partition", 0, 100000),
+      text("l2.sm_partitions",
+           "the partition each SM is near, one digit per SM in SM order, repeated for SMs past the list (empty: all in 0)"),
+      integer("l2.launch_lookups", "sectors",
+              "L2 sector lookups every launch makes besides its memory instructions (its closing memory barrier, "
+              "instruction and constant fetches), as Nsight Compute counts them", 0, 1e12),
+      integer("l2.launch_lookup_hits", "sectors", "of l2.launch_lookups, the hits", 0, 1e12),
       integer("l2.dirty_lines_per_set", "lines",
               "dirty normal/streaming lines a set keeps; a store past it writes the oldest back (0: no limit)", 0,
               1024),

@@ -1,4 +1,6 @@
-// See l2_cache.hpp for the model and its assumptions.
+// The L2's lookups: where a line lives, reads and writes through the partitions, DRAM fills.
+// See l2_cache.hpp for the model and its evidence; l2_line_state.cpp keeps the lines' classes,
+// dirty state and persisting list.
 #include "models/memory/l2_cache.hpp"
 
 #include <algorithm>
@@ -17,6 +19,8 @@ SectorCacheGeometry l2_geometry(const Arch& arch) {
                              arch.l2_sector_bytes, arch.l2_ways};
 }
 
+std::uint32_t popcount(std::uint32_t bits) { return static_cast<std::uint32_t>(__builtin_popcount(bits)); }
+
 }  // namespace
 
 L2Cache::L2Cache(const Arch& arch, DramSystem& dram, sim::StatsRegistry& stats)
@@ -25,14 +29,24 @@ L2Cache::L2Cache(const Arch& arch, DramSystem& dram, sim::StatsRegistry& stats)
       slices_(std::max<std::uint32_t>(1, arch.l2_slices)),
       line_bytes_(arch.l2_line_bytes),
       sector_bytes_(arch.l2_sector_bytes),
+      partitions_(std::max<std::uint32_t>(1, arch.l2_partitions)),
       hit_latency_(arch.l2_hit_latency),
+      far_latency_(arch.l2_far_latency),
+      launch_lookups_(arch.l2_launch_lookups),
+      launch_hits_(arch.l2_launch_lookup_hits),
       dirty_lines_per_set_(arch.l2_dirty_lines_per_set),
       fill_partial_writes_(arch.l2_fill_partial_writes),
       salt_(sim::mix64(sim::hash_path("gpu.l2.slice_hash"))) {
   sets_per_slice_ = cache_.sets() / slices_;
+  slices_per_partition_ = std::max<std::uint32_t>(1, slices_ / partitions_);
   sectors_per_fetch_ = std::clamp<std::uint32_t>(kDramFetchBytes / sector_bytes_, 1, cache_.sectors_per_line());
   const std::uint32_t per_cycle = std::max<std::uint32_t>(1, arch.l2_bytes_per_cycle_per_slice);
   slice_service_fixed_ = std::max<std::uint64_t>(1, std::uint64_t{sector_bytes_} * kFrac / per_cycle);
+  // A lookup that moves no data (a miss forwarded to another partition) takes a tag slot only:
+  // l2.lookups_per_cycle at the L2's own clock, in core cycles.
+  const double lookup_cycles = double(arch.core_clock_khz) / double(std::max<std::uint64_t>(1, arch.l2_clock_khz)) /
+                               std::max<std::uint32_t>(1, arch.l2_lookups_per_cycle);
+  slice_lookup_fixed_ = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(lookup_cycles * kFrac));
   slice_free_.assign(slices_, 0);
   slice_hits_.assign(slices_, 0);
   slice_lookups_.assign(slices_, 0);
@@ -67,25 +81,31 @@ L2Cache::Where L2Cache::locate_memo(std::uint64_t address) {
   return w;
 }
 
-sim::Cycle L2Cache::occupy_slice(std::uint32_t slice, sim::Cycle now) {
+sim::Cycle L2Cache::occupy_slice(std::uint32_t slice, sim::Cycle now, bool data) {
   const std::uint64_t start = std::max(now * kFrac, slice_free_[slice]);
-  slice_free_[slice] = start + slice_service_fixed_;
+  slice_free_[slice] = start + (data ? slice_service_fixed_ : slice_lookup_fixed_);
   return (start + kFrac - 1) / kFrac;
 }
 
-sim::Cycle L2Cache::read(std::uint64_t address, sim::Cycle now, L2Hint property, bool& hit) {
+sim::Cycle L2Cache::read(std::uint64_t address, sim::Cycle now, L2Hint property, std::uint32_t partition, bool& hit) {
   const Where w = locate_memo(address);
   sim::Cycle ready[SectorCache::kMaxSectorsPerLine];
-  hit = read_sectors(address - address % line_bytes_, 1u << w.sector, now, property, ready) != 0;
+  hit = read_sectors(address - address % line_bytes_, 1u << w.sector, now, property, partition, ready) != 0;
   return ready[w.sector];
 }
 
 std::uint32_t L2Cache::read_sectors(std::uint64_t line_address, std::uint32_t sectors, sim::Cycle now,
-                                    L2Hint property, sim::Cycle* ready) {
-  Where w = locate_memo(line_address);
-  const auto count = static_cast<std::uint32_t>(__builtin_popcount(sectors));
-  lookups_ += count;
-  slice_lookups_[w.slice] += count;
+                                    L2Hint property, std::uint32_t partition, sim::Cycle* ready) {
+  const Where w = locate_memo(line_address);
+  if (partitions_ > 1 && partition != partition_of_slice(w.slice))
+    return read_near(w, sectors, now, property, partition, ready);
+  std::uint32_t fetched = 0;
+  return read_home(w, sectors, now, property, 0, ready, fetched);
+}
+
+std::uint32_t L2Cache::read_home(const Where& home, std::uint32_t sectors, sim::Cycle now, L2Hint property,
+                                 sim::Cycle extra, sim::Cycle* ready, std::uint32_t& fetched) {
+  Where w = home;
   SectorCache::Line line;
   std::uint32_t hits = 0;
   for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
@@ -96,54 +116,103 @@ std::uint32_t L2Cache::read_sectors(std::uint64_t line_address, std::uint32_t se
     // LRU order among lines is the same either way).
     if (!line.found()) line = line_for(w, property, t);
     if (cache_.sector_valid(line, w.sector)) {
-      const sim::Cycle hit_ready = t + hit_latency_, fill_ready = cache_.sector_ready(line, w.sector);
-      if (fill_ready <= hit_ready) ++hits;  // a fill still under way is a miss
-      ready[w.sector] = std::max(hit_ready, fill_ready);
+      if (!(fetched >> w.sector & 1u)) ++hits;  // present, or another request's fill under way
+      ready[w.sector] = std::max(t + hit_latency_, cache_.sector_ready(line, w.sector)) + extra;
     } else {
-      ready[w.sector] = fetch(w, line, t);
+      sim::Cycle arrives = 0;
+      fetched |= fetch(w, line, t, arrives);
+      ready[w.sector] = arrives + extra;
     }
   }
-  hits_ += hits;
-  slice_hits_[w.slice] += hits;
+  count_lookups(w.slice, popcount(sectors), hits);
+  if (extra > 0) forwarded_ += popcount(sectors);
   return hits;
 }
 
-sim::Cycle L2Cache::fetch(const Where& w, const SectorCache::Line& line, sim::Cycle now) {
+std::uint32_t L2Cache::read_near(const Where& home, std::uint32_t sectors, sim::Cycle now, L2Hint property,
+                                 std::uint32_t near, sim::Cycle* ready) {
+  const Where at = copy_in(home, near);
+  SectorCache::Line copy = cache_.find(at.set, at.line);
+  if (copy.found()) cache_.touch(copy);
+  std::uint32_t hits = 0, fetched = 0;
+  for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
+    const auto s = static_cast<std::uint32_t>(__builtin_ctz(bits));
+    const bool found = copy.found() && cache_.sector_valid(copy, s);
+    const sim::Cycle t = occupy_slice(at.slice, now, found);  // a miss here moves no data: a tag lookup only
+    count_lookups(at.slice, 1, found ? 1 : 0);
+    if (found) {
+      ++hits;
+      ready[s] = std::max(t + hit_latency_, cache_.sector_ready(copy, s));
+      continue;
+    }
+    // Forwarded home as soon as it missed here; the answer fills the copy on its way back.
+    hits += read_home(home, 1u << s, t, property, far_latency_, ready, fetched);
+    if (!copy.found()) copy = install_copy(at, property, t);
+    cache_.fill_sector(copy, s, ready[s]);
+  }
+  return hits;
+}
+
+SectorCache::Line L2Cache::install_copy(const Where& at, L2Hint property, sim::Cycle now) {
+  const SectorCache::Line line = cache_.victim(at.set);
+  if (cache_.valid(line)) evict(line, now);
+  if (memo_line_.slot == line.slot) memo_line_ = SectorCache::Line{};  // the memo holds home lines only
+  cache_.install(line, at.line, property == L2Hint::Streaming ? LineClass::Streaming : LineClass::Normal);
+  return line;
+}
+
+std::uint32_t L2Cache::fetch(const Where& w, const SectorCache::Line& line, sim::Cycle now, sim::Cycle& ready) {
   // Fetch the aligned group of sectors DRAM moves at once; sectors already valid keep theirs.
   const std::uint32_t first = w.sector / sectors_per_fetch_ * sectors_per_fetch_;
   const std::uint32_t group = ((1u << sectors_per_fetch_) - 1) << first;
   const std::uint32_t missing = (group & ~std::uint32_t{cache_.valid_mask(line)}) | (1u << w.sector);
   const std::uint64_t line_base = w.line * line_bytes_;
-  const sim::Cycle ready = dram_.read(line_base + std::uint64_t{first} * sector_bytes_,
-                                      static_cast<std::uint32_t>(__builtin_popcount(missing)) * sector_bytes_, now);
+  ready = dram_.read(line_base + std::uint64_t{first} * sector_bytes_, popcount(missing) * sector_bytes_, now);
   cache_.fill_sectors(line, missing, ready);
-  return ready;
+  return missing;
 }
 
-sim::Cycle L2Cache::write(std::uint64_t address, sim::Cycle now, L2Hint property, bool partial) {
+sim::Cycle L2Cache::write(std::uint64_t address, sim::Cycle now, L2Hint property, std::uint32_t partition,
+                          bool partial) {
   const std::uint32_t sector = locate_memo(address).sector;
-  return write_sectors(address - address % line_bytes_, 1u << sector, partial ? 1u << sector : 0, now, property);
+  return write_sectors(address - address % line_bytes_, 1u << sector, partial ? 1u << sector : 0, now, property,
+                       partition);
 }
 
 sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sectors, std::uint32_t partial,
-                                  sim::Cycle now, L2Hint property) {
+                                  sim::Cycle now, L2Hint property, std::uint32_t partition) {
   Where w = locate_memo(line_address);
-  const auto count = static_cast<std::uint32_t>(__builtin_popcount(sectors));
-  lookups_ += count;
-  slice_lookups_[w.slice] += count;
-  hits_ += count;  // write-validate: never waits for DRAM (see the header)
-  slice_hits_[w.slice] += count;
+  // A store from another partition passes that partition's copy on its way home (l2.far_latency
+  // more); every store drops the copies of sectors it writes in partitions other than its own.
+  const bool forwarded = partitions_ > 1 && partition != partition_of_slice(w.slice);
+  const sim::Cycle extra = forwarded ? far_latency_ : 0;
+  Where at{};
+  SectorCache::Line copy;
+  if (forwarded) {
+    at = copy_in(w, partition);
+    copy = cache_.find(at.set, at.line);
+    // The near lookup counts as a hit whether or not it holds a copy (l2_semantics: cold stores
+    // hit in both halves).
+    count_lookups(at.slice, popcount(sectors), popcount(sectors));
+    forwarded_ += popcount(sectors);
+  }
+  if (partitions_ > 1) drop_copies(w, sectors, partition);
+  // Write-validate (see the header): a store never waits for DRAM and counts as a hit.
+  count_lookups(w.slice, popcount(sectors), popcount(sectors));
   SectorCache::Line line;
   sim::Cycle acknowledged = now;
   for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
     w.sector = static_cast<std::uint32_t>(__builtin_ctz(bits));
-    const sim::Cycle t = occupy_slice(w.slice, now);
-    if (!line.found()) line = line_for(w, property, t);  // as in read_sectors: once per line
+    sim::Cycle from = now;
+    if (forwarded) from = write_through_copy(at, copy, w.sector, (partial >> w.sector & 1u) != 0, now);
+    const sim::Cycle t = occupy_slice(w.slice, from);
+    if (!line.found()) line = line_for(w, property, t);  // as in read_home: once per line
     const bool valid = cache_.sector_valid(line, w.sector);
     if ((partial >> w.sector & 1u) && fill_partial_writes_ && !valid) {
       // ECC fill (header): the store merges into the sector when the fill lands; the SM does
       // not wait for it (the store is acknowledged as usual).
-      fetch(w, line, t);
+      sim::Cycle arrives = 0;
+      fetch(w, line, t, arrives);
       ++partial_write_fills_;
     } else {
       const sim::Cycle pending = valid ? cache_.sector_ready(line, w.sector) : 0;
@@ -152,127 +221,51 @@ sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sect
     const bool was_dirty = cache_.dirty_mask(line) != 0;
     cache_.mark_dirty(line, w.sector);
     if (!was_dirty) limit_dirty(w.set, line, t);
-    acknowledged = std::max(acknowledged, t + hit_latency_);
+    acknowledged = std::max(acknowledged, t + hit_latency_ + extra);
   }
   return acknowledged;
 }
 
+sim::Cycle L2Cache::write_through_copy(const Where& at, const SectorCache::Line& copy, std::uint32_t sector,
+                                       bool partial, sim::Cycle now) {
+  // A copy takes the data and stays valid where the store covers the whole sector (or the sector
+  // was valid already); without one the lookup moves no data.
+  const bool takes = copy.found() && (!partial || cache_.sector_valid(copy, sector));
+  const sim::Cycle t = occupy_slice(at.slice, now, takes);
+  if (takes) {
+    const sim::Cycle pending = cache_.sector_valid(copy, sector) ? cache_.sector_ready(copy, sector) : 0;
+    cache_.fill_sector(copy, sector, std::max(t, pending));
+  }
+  return t;
+}
+
+void L2Cache::drop_copies(const Where& w, std::uint32_t sectors, std::uint32_t keep) {
+  const std::uint32_t home = partition_of_slice(w.slice);
+  for (std::uint32_t p = 0; p < partitions_; ++p) {
+    if (p == home || p == keep) continue;
+    const Where at = copy_in(w, p);
+    const SectorCache::Line copy = cache_.find(at.set, at.line);
+    if (copy.found()) cache_.drop_sectors(copy, sectors);
+  }
+}
+
 SectorCache::Line L2Cache::line_for(const Where& w, L2Hint property, sim::Cycle now) {
-  // A line number is never the invalid tag, so a matching tag is a valid line.
-  SectorCache::Line line =
-      memo_line_.found() && cache_.tag(memo_line_) == w.line ? memo_line_ : cache_.find(w.set, w.line);
+  // A line number is never the invalid tag, so a matching tag in the right set is the line.
+  SectorCache::Line line = memo_line_.found() && memo_set_ == w.set && cache_.tag(memo_line_) == w.line
+                               ? memo_line_
+                               : cache_.find(w.set, w.line);
   if (line.found()) {
     cache_.touch(line);
     apply_property(line, property, now);
-    memo_line_ = line;
-    return line;
+  } else {
+    line = cache_.victim(w.set);
+    if (cache_.valid(line)) evict(line, now);
+    cache_.install(line, w.line, property == L2Hint::Streaming ? LineClass::Streaming : LineClass::Normal);
+    if (property == L2Hint::Persisting) make_persisting(line, now);
   }
-  line = cache_.victim(w.set);
-  if (cache_.valid(line)) evict(line, now);
-  cache_.install(line, w.line, property == L2Hint::Streaming ? LineClass::Streaming : LineClass::Normal);
-  if (property == L2Hint::Persisting) make_persisting(line, now);
   memo_line_ = line;
+  memo_set_ = w.set;
   return line;
-}
-
-void L2Cache::apply_property(const SectorCache::Line& line, L2Hint property, sim::Cycle now) {
-  const LineClass cls = cache_.line_class(line);
-  switch (property) {
-    case L2Hint::Persisting:
-      if (cls == LineClass::Persisting) {
-        list_remove(line.slot);  // most recently used persisting line
-        list_push_front(line.slot);
-      } else {
-        make_persisting(line, now);
-      }
-      break;
-    case L2Hint::Normal:  // S4.5: a Normal access resets a persisting line to normal
-      if (cls == LineClass::Persisting) make_normal(line);
-      else if (cls == LineClass::Streaming) cache_.set_line_class(line, LineClass::Normal);
-      break;
-    case L2Hint::Streaming:  // evict-first data that is hit keeps the class it earned
-    case L2Hint::Default:    // outside every window: leaves the class alone
-      break;
-  }
-}
-
-void L2Cache::make_persisting(const SectorCache::Line& line, sim::Cycle now) {
-  if (persist_capacity_lines_ == 0) return;  // no set-aside: the access behaves as normal
-  if (persisting_lines_ >= persist_capacity_lines_) evict(cache_.line_at(tail_), now);  // S4.3: LRU among persisting
-  cache_.set_line_class(line, LineClass::Persisting);
-  list_push_front(line.slot);
-  ++persisting_lines_;
-}
-
-void L2Cache::make_normal(const SectorCache::Line& line) {
-  list_remove(line.slot);
-  --persisting_lines_;
-  cache_.set_line_class(line, LineClass::Normal);
-}
-
-void L2Cache::limit_dirty(std::uint32_t set, const SectorCache::Line& line, sim::Cycle now) {
-  // Only normal and streaming lines count: persisting lines stay dirty in the set-aside
-  // (persist_10MB.csv hitRatio 1.0 writes 268.9 MB, the streaming stores alone).
-  if (dirty_lines_per_set_ == 0 || cache_.line_class(line) == LineClass::Persisting) return;
-  SectorCache::Line oldest;
-  if (cache_.dirty_lines(set, LineClass::Persisting, line, oldest) > dirty_lines_per_set_ && oldest.found()) {
-    write_back(oldest, now);
-    ++eager_write_backs_;
-  }
-}
-
-void L2Cache::write_back(const SectorCache::Line& line, sim::Cycle now) {
-  const std::uint8_t dirty = cache_.dirty_mask(line);
-  if (dirty == 0) return;
-  const std::uint64_t base = cache_.tag(line) * line_bytes_;
-  for (std::uint32_t s = 0; s < cache_.sectors_per_line(); ++s)
-    if ((dirty >> s) & 1u) dram_.write(base + std::uint64_t{s} * sector_bytes_, sector_bytes_, now);
-  cache_.clean(line);
-}
-
-void L2Cache::evict(const SectorCache::Line& line, sim::Cycle now) {
-  write_back(line, now);
-  drop(line);
-}
-
-void L2Cache::drop(const SectorCache::Line& line) {
-  if (cache_.line_class(line) == LineClass::Persisting) {
-    list_remove(line.slot);
-    --persisting_lines_;
-  }
-  cache_.invalidate(line);
-}
-
-void L2Cache::list_remove(std::uint32_t slot) {
-  const std::uint32_t p = prev_[slot], n = next_[slot];
-  (p == kNil ? head_ : next_[p]) = n;
-  (n == kNil ? tail_ : prev_[n]) = p;
-  prev_[slot] = next_[slot] = kNil;
-}
-
-void L2Cache::list_push_front(std::uint32_t slot) {
-  prev_[slot] = kNil;
-  next_[slot] = head_;
-  (head_ == kNil ? tail_ : prev_[head_]) = slot;
-  head_ = slot;
-}
-
-void L2Cache::set_set_aside(std::uint64_t bytes) {
-  persist_capacity_lines_ = bytes / line_bytes_;
-  while (persisting_lines_ > persist_capacity_lines_) make_normal(cache_.line_at(tail_));
-}
-
-void L2Cache::reset_persisting() {
-  while (head_ != kNil) make_normal(cache_.line_at(head_));
-}
-
-std::uint64_t L2Cache::persisting_bytes_in(std::uint64_t base, std::uint64_t bytes) const {
-  std::uint64_t lines = 0;
-  for (std::uint32_t s = head_; s != kNil; s = next_[s]) {
-    const std::uint64_t address = cache_.tag(cache_.line_at(s)) * line_bytes_;
-    if (address >= base && address - base < bytes) ++lines;
-  }
-  return lines * line_bytes_;
 }
 
 bool L2Cache::contains(std::uint64_t address) const {
@@ -281,28 +274,12 @@ bool L2Cache::contains(std::uint64_t address) const {
   return line.found() && cache_.sector_valid(line, w.sector);
 }
 
-void L2Cache::invalidate(std::uint64_t base, std::uint64_t bytes) {
-  if (bytes == 0) return;
-  const std::uint64_t first = base / line_bytes_, last = (base + bytes - 1) / line_bytes_;
-  if (last - first + 1 >= cache_.line_count()) {
-    for (std::uint32_t slot = 0; slot < cache_.line_count(); ++slot) {
-      const SectorCache::Line line = cache_.line_at(slot);
-      if (cache_.valid(line) && cache_.tag(line) >= first && cache_.tag(line) <= last) drop(line);
-    }
-    return;
-  }
-  for (std::uint64_t line_number = first; line_number <= last; ++line_number) {
-    const Where w = locate(line_number * line_bytes_);
-    const SectorCache::Line line = cache_.find(w.set, w.line);
-    if (line.found()) drop(line);
-  }
-}
-
-void L2Cache::flush(sim::Cycle now) {
-  for (std::uint32_t slot = 0; slot < cache_.line_count(); ++slot) {
-    const SectorCache::Line line = cache_.line_at(slot);
-    if (cache_.valid(line)) write_back(line, now);
-  }
+bool L2Cache::has_copy(std::uint64_t address, std::uint32_t partition) const {
+  const Where w = locate(address);
+  if (partition == partition_of_slice(w.slice)) return false;
+  const Where at = copy_in(w, partition);
+  const SectorCache::Line line = cache_.find(at.set, at.line);
+  return line.found() && cache_.sector_valid(line, w.sector);
 }
 
 }  // namespace warpsim::models::memory

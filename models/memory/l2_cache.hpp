@@ -3,6 +3,26 @@
 // address hash (each slice has its own sets and its own request port), write-back with
 // write-allocate at sector granularity, in front of DRAM, with CUDA's persistence (S4).
 //
+// Partitions (l2.partitions; the H100 has two halves, l2_partitions.csv): each slice belongs to
+// one partition, and a line's home is its slice. Each SM is near one partition
+// (l2.sm_partitions). A request for a line whose home is another partition is looked up first in
+// the SM's own partition, which may hold a copy (in the slice of its partition that mirrors the
+// home slice), and on a miss forwarded to the home partition (l2.far_latency more): a load that
+// hits near takes 273 cycles on the H100, one found only in the far half 453, a miss 563 when the
+// line's home is near and 756 when it is far. The home's answer leaves a copy near the SM (a second
+// SM on that side then hits near: sweep_read_twice in l2_semantics_*.csv). Copies are clean. A
+// store from the home side drops the sectors' copies elsewhere; one from another side writes
+// through its side's copy to the home, where the line becomes dirty (hot_rmw in setaside.csv: 28%
+// of the hot loads miss near, as "reader on the far side x last writer on the home side" predicts).
+//
+// Counting (Nsight Compute's lts__t_sectors and lts__t_sector_hit_rate, l2_semantics_*.csv):
+// every lookup counts, the near partition's and the home's second one for a forwarded request
+// (srcunit_ltcfabric); stores count as hits in both; a sector whose fill another request started
+// is a hit (it waits for that fill, concurrent misses merge), one this request's own fetch brought
+// in is a miss (a coalesced stream's sectors are all misses: sweep_read); and each launch adds
+// l2.launch_lookups lookups, l2.launch_lookup_hits of them hits (its closing memory barrier and
+// instruction fetches: 43.7 K on the H100 even for an empty kernel).
+//
 // Assumptions, stated once:
 // - Stores validate the sectors they write without reading DRAM (write-validate; the L2 keeps
 //   byte masks), so a store is always an L2 sector hit: offset.csv's lg=26 offset 0 row shows
@@ -12,21 +32,13 @@
 //   valid is not refetched): stride.csv's dram__bytes_read stays at the whole 4 MB array for
 //   strides of 16 floats (one sector in two used) and halves at 32 and 64, i.e. DRAM moves
 //   64-byte pieces. A 64-bit channel's burst of 8 (GDDR5) moves 64 bytes too.
-// - A sector whose fill is still under way is a miss in the hit-rate count (ncu's
-//   lts__t_sector_hit_rate stays at 33% for a coalesced stream that reads each pair's second
-//   sector just after the first), but the access waits for that fill instead of fetching
-//   again: concurrent misses to one sector merge.
 // - Dirty lines are limited per set (preset l2.dirty_lines_per_set; 0 = no limit): when a store
 //   makes a normal or streaming line dirty and its set then holds more dirty lines than the
 //   limit, the least recently used other dirty line is written back and stays valid, clean.
 //   Persisting lines are exempt. Evidence (calibration/h100): offset.csv lg=26 leaves
 //   268.4 - 258.4 = 10.1 MB of its stores unwritten at the end (~3 lines per set of a 16-way
 //   50 MB L2) where write-back on eviction would leave a third of L2 (~17 MB); lg=20 writes
-//   nothing of its 4 MB (under 2 dirty lines per set); persist_10MB.csv without a window writes
-//   536.5 MB = every one of the 25.6 store sweeps over the 10 MB hot region plus the 268 MB
-//   streamed, although its reads of that region hit in L2 (only 4 MB of extra DRAM reads): each
-//   hot line is cleaned between its stores, 21 MB of stores apart. With hitRatio 1.0 the hot
-//   region is persisting and only the streamed 268.9 MB is written.
+//   nothing of its 4 MB (under 2 dirty lines per set).
 // - Partial-sector stores (preset l2.fill_partial_writes): with DRAM ECC on, the L2 can compute
 //   a sector's check bits only over all of its bytes, so a store that writes part of a sector
 //   not already valid in L2 makes the L2 fetch the sector from DRAM first (NVIDIA patents
@@ -45,7 +57,8 @@
 // kept on one GPU-wide LRU list. Replacement inside a set evicts streaming lines first, then
 // normal lines, and persisting lines only when a set holds nothing else, so normal data uses the
 // set-aside only while persisting data doesn't (S4.1). Persisting lines outlive kernels until an
-// access with the Normal property (not a plain access outside every window), a smaller set-aside or reset_persisting() demotes them (S4.6).
+// access with the Normal property (not a plain access outside every window), a smaller set-aside
+// or reset_persisting() demotes them (S4.6). Copies in other partitions are never persisting.
 #include <cstdint>
 #include <vector>
 
@@ -62,27 +75,34 @@ class L2Cache {
  public:
   L2Cache(const Arch& arch, DramSystem& dram, sim::StatsRegistry& stats);
 
+  // Every request names the partition its SM is near (Arch::l2_sm_partition; 0 with one).
   // A sector read (L1 miss, uncached load, atomic) at core cycle `now`, with the persistence
   // property of the access. Returns the cycle the data is back at the SM; `hit` says whether the
-  // sector was present (or being filled).
-  sim::Cycle read(std::uint64_t address, sim::Cycle now, L2Hint property, bool& hit);
-  // Several sectors of one line read by one instruction at `now` (`sectors`: bit s = sector s),
-  // all with the same property: exactly read() once per sector in ascending order, but the line
-  // is located and looked up once. `ready[s]` gets each sector's cycle; returns how many hit.
+  // sector was found (near, or at its home when forwarded).
+  sim::Cycle read(std::uint64_t address, sim::Cycle now, L2Hint property, std::uint32_t partition, bool& hit);
+  // Several sectors of one line read by one request at `now` (`sectors`: bit s = sector s), all
+  // with the same property: the line is located and looked up once. `ready[s]` gets each
+  // sector's cycle; returns how many lookups hit.
   std::uint32_t read_sectors(std::uint64_t line_address, std::uint32_t sectors, sim::Cycle now, L2Hint property,
-                             sim::Cycle* ready);
+                             std::uint32_t partition, sim::Cycle* ready);
   // Starts loading the host memory the L2 will touch for `address` (simulator speed only).
   void prefetch(std::uint64_t address) const { cache_.prefetch_set(locate(address).set); }
   // A sector write (store): allocates without reading DRAM and marks the sector dirty. Returns
   // the cycle the write is acknowledged. `partial`: the store covers only some bytes of the
   // sector; with fill_partial_writes (preset) a sector not yet valid is then filled from DRAM
   // first (see the header comment).
-  sim::Cycle write(std::uint64_t address, sim::Cycle now, L2Hint property, bool partial = false);
-  // Several sectors of one line written by one instruction (bit s of `sectors`; `partial`: the
-  // ones only partly written), all with the same property: exactly write() once per sector in
+  sim::Cycle write(std::uint64_t address, sim::Cycle now, L2Hint property, std::uint32_t partition,
+                   bool partial = false);
+  // Several sectors of one line written by one request (bit s of `sectors`; `partial`: the ones
+  // only partly written), all with the same property: exactly write() once per sector in
   // ascending order, with the line looked up once. Returns when the last write is acknowledged.
   sim::Cycle write_sectors(std::uint64_t line_address, std::uint32_t sectors, std::uint32_t partial, sim::Cycle now,
-                           L2Hint property);
+                           L2Hint property, std::uint32_t partition);
+  // A launch has ended: the lookups it made besides its memory instructions (l2.launch_lookups).
+  void count_launch() {
+    lookups_ += launch_lookups_;
+    hits_ += launch_hits_;
+  }
 
   // S4.1: the set-aside in bytes. Shrinking it demotes the least recently used persisting lines.
   void set_set_aside(std::uint64_t bytes);
@@ -92,9 +112,12 @@ class L2Cache {
   // Bytes of L2 currently held by persisting lines (optionally only those inside a range).
   std::uint64_t persisting_bytes() const { return persisting_lines_ * line_bytes_; }
   std::uint64_t persisting_bytes_in(std::uint64_t base, std::uint64_t bytes) const;
-  // Whether the sector holding `address` is present (for tests and reports, not the hot path).
+  // Whether the sector holding `address` is present at its home (for tests and reports).
   bool contains(std::uint64_t address) const;
-  // Host-to-device copy or anything else that changes memory behind the cache: drop the lines.
+  // Whether partition `partition` holds a copy of the sector holding `address` (tests).
+  bool has_copy(std::uint64_t address, std::uint32_t partition) const;
+  // Host-to-device copy or anything else that changes memory behind the cache: drop the lines
+  // and their copies.
   void invalidate(std::uint64_t base, std::uint64_t bytes);
   // Writes every dirty sector back (end of run accounting); the lines stay valid.
   void flush(sim::Cycle now);
@@ -105,9 +128,12 @@ class L2Cache {
   std::uint64_t partial_write_fills() const { return partial_write_fills_; }
   std::uint64_t sector_hits() const { return hits_; }
   std::uint64_t sector_lookups() const { return lookups_; }
+  // Of sector_lookups(), those a partition made for a request forwarded from another one.
+  std::uint64_t forwarded_lookups() const { return forwarded_; }
   const std::uint64_t& sector_hits_counter() const { return hits_; }
   const std::uint64_t& sector_lookups_counter() const { return lookups_; }
   std::uint32_t slice_of(std::uint64_t line_number) const;
+  std::uint32_t partition_of_slice(std::uint32_t slice) const { return slice / slices_per_partition_; }
   std::uint32_t line_bytes() const { return line_bytes_; }
   // The L2 line number of a byte address, and the sector within its line (shifts: SectorCache).
   std::uint64_t line_of(std::uint64_t address) const { return cache_.line_of(address); }
@@ -120,18 +146,46 @@ class L2Cache {
 
   struct Where {
     std::uint64_t line;
-    std::uint32_t set, slice, sector;
+    std::uint32_t set, slice, sector;  // the home slice and its set
   };
   Where locate(std::uint64_t address) const;
   Where locate_memo(std::uint64_t address);  // locate(), remembering the last line's slice and set
-  // Starts service at the slice's port: returns the cycle the lookup happens.
-  sim::Cycle occupy_slice(std::uint32_t slice, sim::Cycle now);
-  // Finds or allocates the line, applying the access's property. A line it allocates has no
-  // valid sector, so callers need not ask which it did.
+  // Where partition `partition` keeps a copy of the line at `w`: the slice mirroring its home slice.
+  Where copy_in(const Where& w, std::uint32_t partition) const {
+    const std::uint32_t slice = partition * slices_per_partition_ + w.slice % slices_per_partition_;
+    return Where{w.line, slice * sets_per_slice_ + (w.set - w.slice * sets_per_slice_), slice, w.sector};
+  }
+  // Starts service at the slice's port: returns the cycle the lookup happens. `data`: the lookup
+  // moves a sector (a hit, a fill, a store); else it takes a tag lookup's slot only.
+  sim::Cycle occupy_slice(std::uint32_t slice, sim::Cycle now, bool data = true);
+  void count_lookups(std::uint32_t slice, std::uint32_t lookups, std::uint32_t hits) {
+    lookups_ += lookups;
+    hits_ += hits;
+    slice_lookups_[slice] += lookups;
+    slice_hits_[slice] += hits;
+  }
+  // The sectors' lookup at the line's home, `extra` cycles from the requesting SM beyond the
+  // hit latency (the forwarding of another partition); fetches what is missing from DRAM.
+  // `fetched`: the sectors the request's own fetches brought in so far (misses, not hits).
+  std::uint32_t read_home(const Where& w, std::uint32_t sectors, sim::Cycle now, L2Hint property,
+                          sim::Cycle extra, sim::Cycle* ready, std::uint32_t& fetched);
+  // A request from partition `near` for a line homed elsewhere: its copy there, then the home.
+  std::uint32_t read_near(const Where& w, std::uint32_t sectors, sim::Cycle now, L2Hint property,
+                          std::uint32_t near, sim::Cycle* ready);
+  // A store's sector as it passes its partition's copy of the line (`copy`, at `at`; written
+  // through). Returns the cycle it goes on home.
+  sim::Cycle write_through_copy(const Where& at, const SectorCache::Line& copy, std::uint32_t sector, bool partial,
+                                sim::Cycle now);
+  // Drops the copies of `sectors` in every partition but the home and `keep`.
+  void drop_copies(const Where& w, std::uint32_t sectors, std::uint32_t keep);
+  // Finds or allocates the line at its home, applying the access's property. A line it allocates
+  // has no valid sector, so callers need not ask which it did.
   SectorCache::Line line_for(const Where& w, L2Hint property, sim::Cycle now);
+  // Allocates a copy of the line in `at` (a partition's mirror set): replaces the set's victim.
+  SectorCache::Line install_copy(const Where& at, L2Hint property, sim::Cycle now);
   // Fetches from DRAM the aligned group of sectors around `w.sector` that are not valid yet;
-  // returns the cycle the data is back.
-  sim::Cycle fetch(const Where& w, const SectorCache::Line& line, sim::Cycle now);
+  // returns the sectors fetched and sets `ready` to the cycle the data is back.
+  std::uint32_t fetch(const Where& w, const SectorCache::Line& line, sim::Cycle now, sim::Cycle& ready);
   void evict(const SectorCache::Line& line, sim::Cycle now);  // writes dirty sectors back, then drops
   void write_back(const SectorCache::Line& line, sim::Cycle now);  // writes dirty sectors back; stays, clean
   // A store has just made `line` dirty: keeps the set within its limit of dirty lines.
@@ -146,13 +200,16 @@ class L2Cache {
   DramSystem& dram_;
   SectorCache cache_;
   std::uint32_t slices_ = 1, sets_per_slice_ = 1, line_bytes_ = 128, sector_bytes_ = 32;
-  std::uint32_t hit_latency_ = 0;
+  std::uint32_t partitions_ = 1, slices_per_partition_ = 1;
+  std::uint32_t hit_latency_ = 0, far_latency_ = 0;
+  std::uint64_t launch_lookups_ = 0, launch_hits_ = 0;
   std::uint32_t dirty_lines_per_set_ = 0;  // 0: no limit (write back on eviction only)
   bool fill_partial_writes_ = false;
   std::uint64_t partial_write_fills_ = 0;
   std::uint64_t eager_write_backs_ = 0;
   std::uint32_t sectors_per_fetch_ = 1;
   std::uint64_t slice_service_fixed_ = kFrac;  // port time of one sector
+  std::uint64_t slice_lookup_fixed_ = kFrac;   // ... of a lookup that moves no data
   std::uint64_t salt_ = 0;
   std::vector<std::uint64_t> slice_free_;  // fixed point
   std::vector<std::uint64_t> slice_hits_, slice_lookups_;
@@ -160,10 +217,12 @@ class L2Cache {
   std::vector<std::uint32_t> prev_, next_;
   std::uint32_t head_ = kNil, tail_ = kNil;
   std::uint64_t persisting_lines_ = 0, persist_capacity_lines_ = 0;
-  std::uint64_t hits_ = 0, lookups_ = 0;
-  // The last line looked up: a warp's sectors come in runs on one line, so the next lookup is
-  // usually the same line (checked against the slot's tag, so an eviction cannot fool it).
+  std::uint64_t hits_ = 0, lookups_ = 0, forwarded_ = 0;
+  // The last home line looked up: a warp's sectors come in runs on one line, so the next lookup
+  // is usually the same line (checked against the slot's set and tag: an eviction, or a copy of
+  // another line taking the slot, cannot fool it).
   SectorCache::Line memo_line_;
+  std::uint32_t memo_set_ = kNil;
   Where memo_where_{~std::uint64_t{0}, 0, 0, 0};  // saves locate()'s three 64-bit divisions
 };
 

@@ -71,6 +71,8 @@ class GpuMemorySystem final : public MemorySystem {
   void end_kernel(std::uint32_t kernel_slot) override {
     // Persisting lines stay (S4.6); only the window goes.
     policy_.clear_window(kernel_slot);
+    charge(kernel_slot);
+    l2_.count_launch();  // its closing memory barrier and instruction fetches (l2.launch_lookups)
   }
 
   void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) override {
@@ -222,9 +224,12 @@ class GpuMemorySystem final : public MemorySystem {
 
   std::uint32_t l2_sector_of(std::uint64_t address) const { return l2_.sector_of(address); }
 
-  sim::Cycle l2_read(std::uint32_t kernel_slot, std::uint64_t address, sim::Cycle now) {
+  // The L2 partition SM `sm` is near (l2_cache.hpp).
+  std::uint32_t near(std::uint32_t sm) const { return arch_.l2_sm_partition[sm]; }
+
+  sim::Cycle l2_read(std::uint32_t sm, std::uint32_t kernel_slot, std::uint64_t address, sim::Cycle now) {
     bool hit = false;
-    return l2_.read(address, now, property(kernel_slot, address), hit);
+    return l2_.read(address, now, property(kernel_slot, address), near(sm), hit);
   }
 
   // How an instruction's 32-byte pieces (address(k) for k < n, in address order) go to L2: as few
@@ -269,10 +274,11 @@ class GpuMemorySystem final : public MemorySystem {
 
   // All of sectors_ through a sectored cache (Hopper's L1, Kepler's read-only cache), one line at
   // a time. Returns when the last sector's data is back.
-  sim::Cycle sectors_through(SectorCache& cache, std::uint32_t kernel_slot, sim::Cycle t, LineClass cls) {
+  sim::Cycle sectors_through(std::uint32_t sm, SectorCache& cache, std::uint32_t kernel_slot, sim::Cycle t,
+                             LineClass cls) {
     sim::Cycle ready = t;
     for_each_line_run(cache, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t line) {
-      ready = std::max(ready, line_sectors_through(cache, kernel_slot, begin, end, line, t, cls));
+      ready = std::max(ready, line_sectors_through(sm, cache, kernel_slot, begin, end, line, t, cls));
     });
     return ready;
   }
@@ -285,7 +291,7 @@ class GpuMemorySystem final : public MemorySystem {
   // that fall in the same cache sector (a sector wider than 32 bytes): they are hits on that fill.
   // Worked per cache sector (a hit sector answers the same for each of its pieces), so the
   // pieces are walked once to find their sectors and once more only when some miss.
-  sim::Cycle line_sectors_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint32_t begin,
+  sim::Cycle line_sectors_through(std::uint32_t sm, SectorCache& cache, std::uint32_t kernel_slot, std::uint32_t begin,
                                   std::uint32_t end, std::uint64_t line_number, sim::Cycle t, LineClass cls) {
     counters_.l1_sector_lookups += end - begin;
     bool present = false;
@@ -310,7 +316,7 @@ class GpuMemorySystem final : public MemorySystem {
       const std::uint64_t l2_line_address = l2_.line_of(line_address) * arch_.l2_line_bytes;
       const auto offset = static_cast<std::uint32_t>((line_address - l2_line_address) / memory::kSectorBytes);
       sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
-      l2_.read_sectors(l2_line_address, missing << offset, t, L2Hint::Default, l2_ready);
+      l2_.read_sectors(l2_line_address, missing << offset, t, L2Hint::Default, near(sm), l2_ready);
       cache.fill_sectors_each(line, missing, l2_ready + offset);
       for (std::uint32_t bits = missing; bits != 0; bits &= bits - 1)
         ready = std::max(ready, l2_ready[offset + static_cast<std::uint32_t>(__builtin_ctz(bits))]);
@@ -329,7 +335,7 @@ class GpuMemorySystem final : public MemorySystem {
         kernel_slot, misses, [&](std::uint32_t k) { return sectors_.address[miss[k]]; },
         [&](std::uint32_t first, std::uint32_t last, std::uint64_t line_address, std::uint32_t sectors, L2Hint hint) {
           sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
-          l2_.read_sectors(line_address, sectors, t, hint, l2_ready);
+          l2_.read_sectors(line_address, sectors, t, hint, near(sm), l2_ready);
           for (std::uint32_t k = first; k < last; ++k) {
             const sim::Cycle arrives = l2_ready[l2_sector_of(sectors_.address[miss[k]])];
             cache.fill_sector(line, miss_sector[k], arrives);
@@ -357,8 +363,10 @@ class GpuMemorySystem final : public MemorySystem {
     return ready;
   }
 
-  // One 128-byte line through Fermi's L1: a miss fetches all of the line's L2 sectors.
-  sim::Cycle line_through(SectorCache& cache, std::uint32_t kernel_slot, std::uint64_t line_address, sim::Cycle t) {
+  // One 128-byte line through Fermi's L1: a miss fetches all of the line's L2 sectors, in as few
+  // L2 requests as for_each_l2_request makes.
+  sim::Cycle line_through(std::uint32_t sm, SectorCache& cache, std::uint32_t kernel_slot, std::uint64_t line_address,
+                          sim::Cycle t) {
     ++counters_.l1_sector_lookups;
     bool present = false;
     const SectorCache::Line line = cache.find_or_install(cache.line_of(line_address), LineClass::Normal, present);
@@ -367,8 +375,15 @@ class GpuMemorySystem final : public MemorySystem {
       return std::max<sim::Cycle>(t + arch_.l1_hit_latency, cache.sector_ready(line, 0));
     }
     sim::Cycle ready = t;
-    for (std::uint64_t a = line_address; a < line_address + cache.line_bytes(); a += arch_.l2_sector_bytes)
-      ready = std::max(ready, l2_read(kernel_slot, a, t));
+    const std::uint32_t pieces = cache.line_bytes() / arch_.l2_sector_bytes;
+    for_each_l2_request(
+        kernel_slot, pieces, [&](std::uint32_t k) { return line_address + std::uint64_t{k} * arch_.l2_sector_bytes; },
+        [&](std::uint32_t first, std::uint32_t last, std::uint64_t l2_line_address, std::uint32_t sectors, L2Hint hint) {
+          sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
+          l2_.read_sectors(l2_line_address, sectors, t, hint, near(sm), l2_ready);
+          for (std::uint32_t k = first; k < last; ++k)
+            ready = std::max(ready, l2_ready[l2_sector_of(line_address + std::uint64_t{k} * arch_.l2_sector_bytes)]);
+        });
     cache.fill_sector(line, 0, ready);
     return ready;
   }
@@ -389,7 +404,7 @@ class GpuMemorySystem final : public MemorySystem {
         counters_.gld_transactions += blocks_.count;
         counters_.gld_bytes_moved += std::uint64_t{blocks_.count} * arch_.l1_line_bytes;
         for (std::uint32_t i = 0; i < blocks_.count; ++i)
-          ready = std::max(ready, line_through(l1_[sm], kernel_slot, blocks_.address[i], t + i));
+          ready = std::max(ready, line_through(sm, l1_[sm], kernel_slot, blocks_.address[i], t + i));
         break;
       }
       case LoadPath::L1Sectors:
@@ -397,13 +412,13 @@ class GpuMemorySystem final : public MemorySystem {
         SectorCache& cache = path == LoadPath::ReadOnly ? readonly_[sm] : l1_[sm];
         const LineClass cls = inst.cache_op == CacheOp::Streaming ? LineClass::Streaming : LineClass::Normal;
         count_sector_transactions(counters_.gld_transactions, counters_.gld_bytes_moved);
-        ready = std::max(ready, sectors_through(cache, kernel_slot, t, cls));
+        ready = std::max(ready, sectors_through(sm, cache, kernel_slot, t, cls));
         break;
       }
       case LoadPath::L2Only: {
         count_sector_transactions(counters_.gld_transactions, counters_.gld_bytes_moved);
         for (std::uint32_t i = 0; i < sectors_.count; ++i)
-          ready = std::max(ready, l2_read(kernel_slot, sectors_.address[i], t));
+          ready = std::max(ready, l2_read(sm, kernel_slot, sectors_.address[i], t));
         break;
       }
     }
@@ -446,7 +461,7 @@ class GpuMemorySystem final : public MemorySystem {
           std::uint32_t partial = 0;  // the sectors only partly written
           for (std::uint32_t k = first; k < last; ++k)
             if (sectors_.used[k] != kWholeSector) partial |= 1u << l2_sector_of(sectors_.address[k]);
-          ready = std::max(ready, l2_.write_sectors(line_address, sectors, partial, t, hint));
+          ready = std::max(ready, l2_.write_sectors(line_address, sectors, partial, t, hint, near(sm)));
         });
     return finish(ready, passes);
   }
@@ -504,8 +519,8 @@ class GpuMemorySystem final : public MemorySystem {
     sim::Cycle ready = t + 1;
     for (std::uint32_t i = 0; i < sectors_.count; ++i) {
       const std::uint64_t a = sectors_.address[i];
-      ready = std::max(ready, l2_read(kernel_slot, a, t));
-      l2_.write(a, t, property(kernel_slot, a));
+      ready = std::max(ready, l2_read(sm, kernel_slot, a, t));
+      l2_.write(a, t, property(kernel_slot, a), near(sm));
     }
     return finish(ready, wavefronts);
   }
@@ -518,15 +533,15 @@ class GpuMemorySystem final : public MemorySystem {
     sim::Cycle ready = t + 1;
     SectorCache& l1 = l1_[sm];
     if (inst.mem_op == MemOp::Load && !l1.empty_geometry() && sectored_l1_)
-      return finish(std::max(ready, sectors_through(l1, kNoWindow, t, LineClass::Normal)), wavefronts);
+      return finish(std::max(ready, sectors_through(sm, l1, kNoWindow, t, LineClass::Normal)), wavefronts);
     for (std::uint32_t i = 0; i < sectors_.count; ++i) {
       const std::uint64_t a = sectors_.address[i];
       if (inst.mem_op != MemOp::Load) {
-        ready = std::max(ready, l2_.write(a, t, L2Hint::Default));
+        ready = std::max(ready, l2_.write(a, t, L2Hint::Default, near(sm)));
       } else if (l1.empty_geometry()) {
-        ready = std::max(ready, l2_read(kNoWindow, a, t));
+        ready = std::max(ready, l2_read(sm, kNoWindow, a, t));
       } else {
-        ready = std::max(ready, line_through(l1, kNoWindow, l1.line_of(a) * l1.line_bytes(), t));
+        ready = std::max(ready, line_through(sm, l1, kNoWindow, l1.line_of(a) * l1.line_bytes(), t));
       }
     }
     return finish(ready, wavefronts);

@@ -151,6 +151,10 @@ class SectorCache {
     for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) line.fills[__builtin_ctz(bits)] = offset;
   }
   void mark_dirty(const Line& line, std::uint32_t sector) { *line.meta |= std::uint64_t{1} << (kDirtyShift + sector); }
+  // The sectors set in `sectors` become invalid (and clean); the line keeps its place.
+  void drop_sectors(const Line& line, std::uint32_t sectors) {
+    *line.meta &= ~((std::uint64_t{sectors & 0xffu} << kValidShift) | (std::uint64_t{sectors & 0xffu} << kDirtyShift));
+  }
   void clean(const Line& line) { *line.meta &= ~(std::uint64_t{0xff} << kDirtyShift); }
   // The dirty lines of `set` whose class ranks below `below` (persisting lines are excluded by
   // passing LineClass::Persisting); `oldest` gets the least recently used of them other than

@@ -28,6 +28,7 @@ Arch small_l2_hopper() {
   Arch a = load_arch("hopper-h100");
   a.l2_bytes = 1 << 20;
   a.l2_slices = 8;
+  a.l2_partitions = 1;  // every access reaches its line's home, where persistence lives
   return a;
 }
 
@@ -45,7 +46,7 @@ struct L2Rig {
     std::uint64_t hits = 0;
     for (std::uint64_t a = base; a < base + bytes; a += 32) {
       bool hit = false;
-      l2.read(a, now++, policy.property(slot, a, a / 128), hit);
+      l2.read(a, now++, policy.property(slot, a, a / 128), 0, hit);
       hits += hit;
       now += 1000;  // let every fill land: hits here mean "was resident"
     }

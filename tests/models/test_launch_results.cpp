@@ -108,7 +108,8 @@ TEST_CASE("per-launch results: one per launch, counts add up to the totals, laun
     CHECK(sum == metric(r, m));
   }
   // The application's view keeps caches warm: the second step1 finds its data in L2.
-  CHECK(metric(r.kernels[3], "l2_hit_rate") > metric(r.kernels[0], "l2_hit_rate") + 30);
+  CHECK(metric(r.kernels[3], "dram_read_bytes") < metric(r.kernels[0], "dram_read_bytes") / 10);
+  CHECK(metric(r.kernels[3], "l2_hit_rate") > metric(r.kernels[0], "l2_hit_rate") + 5);
 }
 
 TEST_CASE("launch selection (--launches) simulates exactly the launches it names, under their own numbers", "[launches]") {
@@ -123,11 +124,14 @@ TEST_CASE("launch selection (--launches) simulates exactly the launches it names
   const auto lines = fdtd_trace_lines();
   CHECK(r.warp_instructions == lines[1] + lines[3] + lines[4]);
   // Under ncu's flush a launch does not depend on the ones before it: launch 4 alone counts as
-  // launch 4 among all (its time may differ: DRAM refresh follows the absolute clock).
+  // launch 4 among all. Its time may differ (DRAM refresh follows the absolute clock), and with
+  // it which of two SMs on either side of L2 reaches a line first: the one that fetches it misses
+  // where the other hits (l2_cache.hpp), so L2 hits agree to a few hundred lookups.
   const auto alone = models::simulate(trace_request(list, "4", true));
   REQUIRE(alone.kernels.size() == 1);
-  for (const char* m : {"warp_instructions", "gld_sectors", "l1_hit_rate", "l2_hit_rate", "dram_read_bytes"})
+  for (const char* m : {"warp_instructions", "gld_sectors", "l1_hit_rate", "dram_read_bytes"})
     CHECK(metric(alone.kernels[0], m) == metric(r.kernels[1], m));
+  CHECK(metric(alone.kernels[0], "l2_hit_rate") == Approx(metric(r.kernels[1], "l2_hit_rate")).margin(0.5));
 
   for (const char* bad : {"0", "16", "3-1", "2,2", "1-3,3", "x", "1,,2", ","}) {
     INFO(bad);
@@ -149,13 +153,14 @@ TEST_CASE("ncu mode: each launch alone from its own start, and cache control all
   REQUIRE(none.kernels.size() == 2);
   // Flushed: the second, identical launch misses exactly as the first. The first leaves dirty
   // lines that the flush writes back; they are in no launch's DRAM writes.
-  for (const char* m : {"l2_hit_rate", "dram_read_bytes", "dram_write_bytes", "l1_hit_rate", "warp_instructions"})
+  for (const char* m : {"dram_read_bytes", "dram_write_bytes", "l1_hit_rate", "warp_instructions"})
     CHECK(metric(all.kernels[1], m) == metric(all.kernels[0], m));
+  CHECK(metric(all.kernels[1], "l2_hit_rate") == Approx(metric(all.kernels[0], "l2_hit_rate")).margin(0.5));
   CHECK(metric(all.kernels[0], "dram_read_bytes") > 100'000);
   // Warm (none): the second launch finds the first's lines in L2.
   CHECK(metric(none.kernels[0], "dram_read_bytes") == metric(all.kernels[0], "dram_read_bytes"));
   CHECK(metric(none.kernels[1], "dram_read_bytes") < metric(none.kernels[0], "dram_read_bytes") / 10);
-  CHECK(metric(none.kernels[1], "l2_hit_rate") > metric(none.kernels[0], "l2_hit_rate") + 30);
+  CHECK(metric(none.kernels[1], "l2_hit_rate") > metric(none.kernels[0], "l2_hit_rate") + 5);
   // ncu times launches alone: the totals are their sums, the flush's wait is in none of them.
   for (const auto* r : {&all, &none}) {
     CHECK(r->ncu);

