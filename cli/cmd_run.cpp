@@ -1,10 +1,11 @@
-// warpsim run: simulate one library kernel or one trace and print cycles, time and metrics, and
-// for a trace each launch's.
+// warpsim run: simulate one library kernel or one trace and print its time, why it takes that
+// long (run_summary.hpp) and, for a trace, each launch's; --all adds every metric, --json all of it.
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
 #include "cli/options.hpp"
+#include "cli/run_summary.hpp"
 #include "models/metric_info.hpp"
 #include "models/simulate.hpp"
 #include "sim/errors.hpp"
@@ -14,7 +15,7 @@ namespace {
 
 constexpr const char* kUsage =
     "run --arch ARCH (--kernel KERNEL [-p key=value]... | --trace PATH) [--launches LIST] [--ncu "
-    "[--cache-control all|none]] [--set key=value]... [--seed N] [--timeline FILE] [--json] | run --metrics";
+    "[--cache-control all|none]] [--set key=value]... [--seed N] [--timeline FILE] [--json | --all] | run --metrics";
 
 constexpr const char* kMeasurementHelp = R"(
 Measurement. By default a run is the application's view: launches of one stream follow each
@@ -56,6 +57,12 @@ double metric(const models::LaunchResult& k, const std::string& name) {
   return 0;
 }
 
+std::string limiter(const models::LaunchResult& k) {
+  for (const auto& [n, v] : k.text_metrics)
+    if (n == "limiter") return v;
+  return "";
+}
+
 // One line per launch: where it starts and how long it takes, and the metrics people look at
 // first; --json has them all.
 void print_launch_table(const models::RunResult& r) {
@@ -63,7 +70,8 @@ void print_launch_table(const models::RunResult& r) {
             << std::right << std::setw(6) << "launch" << "  " << std::left << std::setw(36) << "name" << std::setw(14)
             << "grid" << std::setw(12) << "block" << std::right << std::setw(12) << "start_cycle" << std::setw(10)
             << "cycles" << std::setw(11) << "time_us" << std::setw(12) << "warp_inst" << std::setw(10) << "occupancy"
-            << std::setw(8) << "l1_hit%" << std::setw(8) << "l2_hit%" << std::setw(12) << "dram_bytes" << '\n';
+            << std::setw(8) << "l1_hit%" << std::setw(8) << "l2_hit%" << std::setw(12) << "dram_bytes" << "  limiter"
+            << '\n';
   for (const auto& k : r.kernels) {
     std::ostringstream occupancy;
     if (k.overlapped)
@@ -77,7 +85,7 @@ void print_launch_table(const models::RunResult& r) {
               << std::setprecision(0) << metric(k, "warp_instructions") << std::setw(10) << occupancy.str()
               << std::setw(8) << std::setprecision(1) << metric(k, "l1_hit_rate") << std::setw(8)
               << metric(k, "l2_hit_rate") << std::setw(12) << std::setprecision(0)
-              << metric(k, "dram_read_bytes") + metric(k, "dram_write_bytes") << '\n';
+              << metric(k, "dram_read_bytes") + metric(k, "dram_write_bytes") << "  " << limiter(k) << '\n';
     std::cout.unsetf(std::ios::floatfield);
     std::cout << std::setprecision(6);
   }
@@ -99,12 +107,13 @@ int cmd_run(const Args& args) {
       "set", po::value<std::vector<std::string>>()->composing(), "override a preset parameter key=value")(
       "seed", po::value<std::string>()->default_value("1"), "random seed")("json", po::bool_switch(),
                                                                             "print one JSON object")(
+      "all", po::bool_switch(), "after the summary, print every metric")(
       "metrics", po::bool_switch(), "list every metric with its Nsight Compute counterpart, and exit")(
       "timeline", po::value<std::string>(),
       "write every warp's start and exit cycle, block and SM to this CSV (as tools/gpu-probes/timelines.cu records them)");
   po::variables_map vm;
   if (!parse_options("run", kUsage, options, {}, args, vm)) {
-    std::cout << kMeasurementHelp;
+    std::cout << kVerdictHelp << kMeasurementHelp;
     return kExitOk;
   }
   if (vm["metrics"].as<bool>()) {
@@ -145,10 +154,15 @@ int cmd_run(const Args& args) {
   std::cout << r.arch << "  " << r.kernel;
   for (const auto& [k, v] : r.params) std::cout << ' ' << k << '=' << v;
   if (r.ncu) std::cout << "  (ncu measurement, cache control " << (r.ncu_flush_caches ? "all" : "none") << ")";
-  std::cout << "\n\n" << std::left << std::setw(26) << "cycles" << r.cycles << '\n'
-            << std::setw(26) << "time_ms" << r.time_ms << '\n';
-  for (const auto& [name, value] : r.metrics) std::cout << std::setw(26) << name << value << '\n';
-  std::cout << std::setw(26) << "wall_s" << r.wall_s << '\n';
+  std::cout << "\n\n";
+  print_run_summary(std::cout, r);
+  if (vm["all"].as<bool>()) {
+    std::cout << '\n' << std::left << std::setw(26) << "cycles" << r.cycles << '\n'
+              << std::setw(26) << "time_ms" << r.time_ms << '\n';
+    for (const auto& [name, value] : r.metrics) std::cout << std::setw(26) << name << value << '\n';
+    for (const auto& [name, value] : r.text_metrics) std::cout << std::setw(26) << name << value << '\n';
+    std::cout << std::setw(26) << "wall_s" << r.wall_s << '\n';
+  }
   if (!r.kernels.empty()) print_launch_table(r);
   return kExitOk;
 }

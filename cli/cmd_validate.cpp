@@ -1,4 +1,5 @@
 // warpsim validate: the built-in validation tables, simulated against reference, row by row.
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -70,11 +71,14 @@ int cmd_validate(const Args& args) {
       std::size_t passed = 0;
       for (const auto& r : t.rows) passed += r.pass;
       std::cout << "== " << t.name << " — " << t.source << " (" << passed << "/" << t.rows.size() << " pass)\n";
-      std::cout << std::left << std::setw(66) << "  quantity" << std::right << std::setw(14) << "reference"
+      // Quantities are printed whole: the column is as wide as the longest (64 at least).
+      std::size_t width = 64;
+      for (const auto& r : t.rows) width = std::max(width, r.quantity.size());
+      std::cout << std::left << std::setw(int(width) + 2) << "  quantity" << std::right << std::setw(14) << "reference"
                 << std::setw(14) << "simulated" << std::setw(10) << "error" << std::setw(10) << "tolerance"
                 << "  result\n";
       for (const auto& r : t.rows) {
-        std::cout << "  " << std::left << std::setw(64) << r.quantity.substr(0, 64) << std::right << std::setw(14)
+        std::cout << "  " << std::left << std::setw(int(width)) << r.quantity << std::right << std::setw(14)
                   << std::setprecision(6) << r.reference << std::setw(14) << r.simulated << std::setw(10) << error_text(r)
                   << std::setw(10) << r.tolerance.describe() << "  " << (r.pass ? "pass" : "FAIL") << '\n';
       }

@@ -74,8 +74,61 @@ const std::vector<MetricInfo>& metric_infos() {
       {"lane_efficiency", "smsp__thread_inst_executed_pred_on.sum / (32 x smsp__inst_executed.sum) x 100",
        "lanes that executed of the 32 of each issued warp instruction (dummy and predicated-off lanes did not)",
        "%"},
+      // The bound of a run (models/bound/, docs/limiter.md). Utilisations are of the preset's peaks over
+      // the elapsed cycles, kernel start included, as ncu's pct_of_peak_sustained_elapsed.
+      {"theoretical_occupancy", "sm__maximum_warps_per_active_cycle_pct / 100",
+       "warps per SM the occupancy calculator allows the launch's block (S1.1), of the SM's warp slots; the "
+       "resource that caps it is occupancy_limit (a run of several launches: its longest launch's)",
+       "fraction"},
+      {"waves", "launch__waves_per_multiprocessor",
+       "thread blocks / (SMs x blocks per SM the occupancy calculator allows)", "waves"},
+      {"utilization_issue", "smsp__issue_active.avg.pct_of_peak_sustained_elapsed / 100 (= sm__inst_issued on Hopper)",
+       "scheduler-cycles that issued, of all scheduler-cycles", "fraction"},
+      {"utilization_int", "sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_elapsed / 100 (a different split of "
+       "instructions into pipes)",
+       "issue slots of the INT unit class, of its lanes / 32 a cycle per SM (S2.5)", "fraction"},
+      {"utilization_fp32", "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_elapsed / 100",
+       "issue slots of the FP32 unit class, of its lanes / 32 a cycle per SM", "fraction"},
+      {"utilization_fp64", "sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_elapsed / 100",
+       "issue slots of the FP64 unit class, of its lanes / 32 a cycle per SM", "fraction"},
+      {"utilization_sfu", "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_elapsed / 100",
+       "issue slots of the SFU class, of its lanes / 32 a cycle per SM", "fraction"},
+      {"utilization_ldst", "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_elapsed / 100",
+       "issue slots of the LD/ST units, replays included (S3.1), of their lanes / 32 a cycle per SM", "fraction"},
+      {"utilization_tensor", "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed / 100",
+       "issue slots of the tensor unit class, of its lanes / 32 a cycle per SM", "fraction"},
+      {"utilization_control", "sm__inst_executed_pipe_cbu.avg.pct_of_peak_sustained_elapsed / 100",
+       "issue slots of branches and other control instructions, of their lanes / 32 a cycle per SM", "fraction"},
+      {"utilization_l1_wavefronts",
+       "l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed / 100 (ncu also counts each missed "
+       "line's fill)",
+       "LSU passes through L1 (global and local loads, stores, atomics: one 128-byte line each), of one a cycle "
+       "per SM",
+       "fraction"},
+      {"utilization_l1_sectors", "l1tex__t_sectors.avg.pct_of_peak_sustained_elapsed / 100",
+       "L1 sector lookups, of a 128-byte line's sectors a cycle per SM", "fraction"},
+      {"utilization_shared", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.pct_of_peak_sustained_elapsed / 100",
+       "shared-memory wavefronts, bank conflicts included (S3.10), of one a cycle per SM", "fraction"},
+      {"utilization_l2",
+       "lts__t_sectors_srcunit_tex.sum / (L2 slices x sm__cycles_elapsed.avg x the preset's sectors a cycle per "
+       "slice); ncu's own pct_of_peak is of 2 sectors per L2 cycle (docs/limiter.md)",
+       "L2 sector lookups (loads, stores, atomics), of the slices' port rate (l2.bytes_per_cycle_per_slice), "
+       "averaged over the slices",
+       "fraction"},
+      {"utilization_dram", "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed / 100",
+       "DRAM bytes read and written, of the preset's bandwidth (bus width x data rate)", "fraction"},
   };
   return infos;
+}
+
+const std::vector<std::string>& text_metric_names() {
+  static const std::vector<std::string> names = {"limiter", "limiter_evidence", "occupancy_limit"};
+  return names;
+}
+
+std::string utilization_key(const std::string& metric) {
+  static const std::string prefix = "utilization_";
+  return metric.rfind(prefix, 0) == 0 ? metric.substr(prefix.size()) : std::string();
 }
 
 const std::vector<std::string>& metric_names() {

@@ -7,10 +7,34 @@
 namespace warpsim::models {
 namespace {
 
-void put_metrics(std::ostream& out, const std::vector<std::pair<std::string, double>>& metrics) {
+// The metrics, with the utilisations gathered under "utilization" where the first of them stands
+// (CONTRACT.md: `utilization` {unit: fraction of peak}), then the text metrics (limiter ...).
+void put_metrics(std::ostream& out, const std::vector<std::pair<std::string, double>>& metrics,
+                 const std::vector<std::pair<std::string, std::string>>& texts) {
   out << '{';
-  for (std::size_t i = 0; i < metrics.size(); ++i)
-    out << (i ? ", " : "") << sim::json_quote(metrics[i].first) << ": " << sim::json_number(metrics[i].second);
+  const char* sep = "";
+  bool utilization_done = false;
+  for (const auto& [name, value] : metrics) {
+    if (!utilization_key(name).empty()) {
+      if (utilization_done) continue;
+      utilization_done = true;
+      out << sep << "\"utilization\": {";
+      const char* inner = "";
+      for (const auto& [n, v] : metrics)
+        if (const std::string key = utilization_key(n); !key.empty()) {
+          out << inner << sim::json_quote(key) << ": " << sim::json_number(v);
+          inner = ", ";
+        }
+      out << '}';
+    } else {
+      out << sep << sim::json_quote(name) << ": " << sim::json_number(value);
+    }
+    sep = ", ";
+  }
+  for (const auto& [name, value] : texts) {
+    out << sep << sim::json_quote(name) << ": " << sim::json_quote(value);
+    sep = ", ";
+  }
   out << '}';
 }
 
@@ -27,8 +51,8 @@ void put_launch(std::ostream& out, const LaunchResult& k) {
       << ", \"time_ms\": " << sim::json_number(k.time_ms);
   if (k.overlapped) out << ", \"overlapped\": true";
   out << ", \"metrics\": ";
-  put_metrics(out, k.metrics);
-  out << '}';
+  put_metrics(out, k.metrics, k.text_metrics);
+  out << ", \"verdict\": " << sim::json_quote(k.verdict) << '}';
 }
 
 }  // namespace
@@ -39,7 +63,8 @@ std::string to_json(const RunResult& r) {
   for (std::size_t i = 0; i < r.params.size(); ++i)
     out << (i ? ", " : "") << sim::json_quote(r.params[i].first) << ": " << sim::json_quote(r.params[i].second);
   out << "}, \"cycles\": " << r.cycles << ", \"time_ms\": " << sim::json_number(r.time_ms) << ", \"metrics\": ";
-  put_metrics(out, r.metrics);
+  put_metrics(out, r.metrics, r.text_metrics);
+  if (!r.verdict.empty()) out << ", \"verdict\": " << sim::json_quote(r.verdict);
   out << ", \"wall_s\": " << sim::json_number(r.wall_s);
   if (r.ncu) out << ", \"measurement\": {\"mode\": \"ncu\", \"cache_control\": \"" << (r.ncu_flush_caches ? "all" : "none") << "\"}";
   if (!r.kernels.empty()) {

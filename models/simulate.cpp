@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "models/bound/bound.hpp"
 #include "models/core/gpu.hpp"
 #include "models/memory/memory_system.hpp"
 #include "sim/attribution.hpp"
@@ -19,10 +20,10 @@ namespace {
 
 double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
-// The metrics of `t` and `m` in metric_names() order. `cycle_books`: t's active cycles and
-// scheduler states are its own (a launch that overlapped others has none: NaN).
+// The metrics of `t`, `m` and their bound `b` in metric_names() order. `cycle_books`: t's active
+// cycles and scheduler states are its own (a launch that overlapped others has none: NaN).
 std::vector<std::pair<std::string, double>> metrics_of(const Arch& arch, const GpuTotals& t, const MemoryCounters& m,
-                                                       bool cycle_books = true) {
+                                                       const Bound& b, bool cycle_books = true) {
   std::vector<std::pair<std::string, double>> out;
   auto put = [&](const char* name, double value) { out.emplace_back(name, value); };
   const double unknown = std::numeric_limits<double>::quiet_NaN();
@@ -50,15 +51,29 @@ std::vector<std::pair<std::string, double>> metrics_of(const Arch& arch, const G
                      cycle_books ? ratio(double(t.state_cycles[s]), double(t.scheduler_cycles)) : unknown);
   // S1.3: the share of issued lane-slots that did work (dummy and predicated-off lanes did not).
   put("lane_efficiency", 100.0 * ratio(double(t.active_lanes), 32.0 * double(t.warp_instructions)));
+  put("theoretical_occupancy", b.theoretical.fraction());
+  put("waves", b.waves);
+  for (int r = 0; r < kResourceCount; ++r)
+    out.emplace_back("utilization_" + std::string(resource_name(Resource(r))), b.use.of[r]);
   return out;
 }
+
+// text_metric_names() order; a run without launches has no verdict.
+std::vector<std::pair<std::string, std::string>> text_metrics_of(const Bound& b, bool judged) {
+  if (!judged) return {{"limiter", ""}, {"limiter_evidence", ""}, {"occupancy_limit", ""}};
+  return {{"limiter", std::string(limiter_name(b.verdict.limiter))},
+          {"limiter_evidence", b.verdict.evidence},
+          {"occupancy_limit", std::string(limit_name(b.theoretical.limit))}};
+}
+
+std::string verdict_of(const Bound& b) { return std::string(limiter_name(b.verdict.limiter)) + ": " + b.verdict.sentence; }
 
 double milliseconds(const Arch& arch, sim::Cycle cycles) {
   return double(cycles) / double(arch.core_clock_khz);  // cycles / (cycles per ms)
 }
 
 LaunchResult launch_result(const Arch& arch, const Gpu& gpu, std::uint32_t slot, std::uint32_t number,
-                           const LaunchTotals& t) {
+                           const LaunchTotals& t, const Bound& bound) {
   const traces::KernelInfo& info = gpu.gigathread().kernel(slot).info;
   LaunchResult out;
   out.launch = number;
@@ -69,8 +84,15 @@ LaunchResult launch_result(const Arch& arch, const Gpu& gpu, std::uint32_t slot,
   out.cycles = t.gpu.cycles;
   out.time_ms = milliseconds(arch, t.gpu.cycles);
   out.overlapped = !t.alone;
-  out.metrics = metrics_of(arch, t.gpu, t.memory, t.alone);
+  out.metrics = metrics_of(arch, t.gpu, t.memory, bound, t.alone);
+  out.text_metrics = text_metrics_of(bound, true);
+  out.verdict = verdict_of(bound);
   return out;
+}
+
+Bound bound_of_launch(const Arch& arch, const Gpu& gpu, std::uint32_t slot, const LaunchTotals& t) {
+  const KernelRun& k = gpu.gigathread().kernel(slot);
+  return launch_bound(arch, t.gpu, t.memory, launch_shape(arch, k.info, k.first_dispatch - k.start), t.alone);
 }
 
 }  // namespace
@@ -130,9 +152,18 @@ RunResult simulate(const RunRequest& request) {
   out.time_ms = milliseconds(arch, totals.cycles);
   out.warp_instructions = totals.warp_instructions;
   out.warnings = gpu.warnings();
-  out.metrics = metrics_of(arch, totals, memory_totals);
+  std::vector<Bound> bounds;
+  std::vector<std::uint64_t> launch_cycles;
+  for (std::uint32_t k = 0; k < launches.size(); ++k) {
+    bounds.push_back(bound_of_launch(arch, gpu, k, launches[k]));
+    launch_cycles.push_back(launches[k].gpu.cycles);
+  }
+  const Bound run = run_bound(arch, totals, memory_totals, bounds, launch_cycles);
+  out.metrics = metrics_of(arch, totals, memory_totals, run);
+  out.text_metrics = text_metrics_of(run, !bounds.empty());
+  if (!bounds.empty()) out.verdict = verdict_of(run);
   for (std::uint32_t k = 0; k < numbers.size(); ++k)
-    out.kernels.push_back(launch_result(arch, gpu, k, numbers[k], launches[k]));
+    out.kernels.push_back(launch_result(arch, gpu, k, numbers[k], launches[k], bounds[k]));
   if (!request.timeline.empty()) timeline.write_csv(request.timeline, numbers, "--timeline");
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return out;

@@ -46,6 +46,8 @@ struct LaunchResult {
   // are still its own; its cycle-based metrics (achieved_occupancy, stall_*) are then NaN.
   bool overlapped = false;
   std::vector<std::pair<std::string, double>> metrics;  // in metric_names() order
+  std::vector<std::pair<std::string, std::string>> text_metrics;  // in text_metric_names() order
+  std::string verdict;  // "<limiter>: <why, with its numbers>" (models/bound/limiter.hpp)
 };
 
 struct RunResult {
@@ -55,6 +57,8 @@ struct RunResult {
   std::uint64_t cycles = 0;
   double time_ms = 0;
   std::vector<std::pair<std::string, double>> metrics;  // in metric_names() order
+  std::vector<std::pair<std::string, std::string>> text_metrics;  // in text_metric_names() order
+  std::string verdict;  // "<limiter>: <why, with its numbers>"; several launches: see run_bound
   double wall_s = 0;
   std::uint64_t warp_instructions = 0;
   std::vector<std::string> warnings;  // e.g. unknown opcodes mapped to a default class
@@ -64,6 +68,11 @@ struct RunResult {
 
 // The metrics every run reports, in a fixed order (CONTRACT.md).
 const std::vector<std::string>& metric_names();
+// Those whose values are words: "limiter" (CONTRACT.md), "limiter_evidence" (its numbers in a
+// few words), "occupancy_limit" (the resource that caps theoretical occupancy).
+const std::vector<std::string>& text_metric_names();
+// "issue" for "utilization_issue": the metrics run --json nests under "utilization"; "" otherwise.
+std::string utilization_key(const std::string& metric);
 
 // Throws sim::InputError for bad requests and sim::DeadlockError if the run cannot finish.
 RunResult simulate(const RunRequest& request);

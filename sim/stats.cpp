@@ -6,8 +6,7 @@ namespace warpsim::sim {
 
 void StatsRegistry::add(std::string name, const std::uint64_t& counter, std::string unit,
                         std::string description) {
-  for (const auto& e : entries_)
-    if (e.name == name) throw std::logic_error("stat registered twice: " + name);
+  if (!names_.insert(name).second) throw std::logic_error("stat registered twice: " + name);
   entries_.push_back(StatEntry{std::move(name), std::move(unit), std::move(description), &counter});
 }
 

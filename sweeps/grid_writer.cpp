@@ -56,6 +56,14 @@ void write_grid(hid_t group, const Study& study, const std::vector<const PointRe
   const auto& names = models::metric_names();
   for (std::size_t m = 0; m < names.size(); ++m)
     write_metric(names[m], [m](const PointResult& r) { return r.metrics[m]; });
+  // The text metrics over the same axes; "" where a point failed, as its numbers are NaN.
+  std::vector<std::string> texts(results.size());
+  const auto& text_names = models::text_metric_names();
+  for (std::size_t m = 0; m < text_names.size(); ++m) {
+    for (std::size_t i = 0; i < results.size(); ++i)
+      texts[i] = results[i]->status == kPointOk && m < results[i]->texts.size() ? results[i]->texts[m] : std::string();
+    attach_all(h5::write_strings(group, text_names[m], shape, texts));
+  }
   std::vector<std::int32_t> status(results.size());
   for (std::size_t i = 0; i < results.size(); ++i) status[i] = results[i]->status;
   attach_all(h5::write_int32(group, "status", shape, status));

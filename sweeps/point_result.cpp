@@ -13,6 +13,8 @@ PointResult run_point(std::size_t index, const models::RunRequest& request, cons
   PointResult r;
   r.index = index;
   r.metrics.assign(names.size(), std::numeric_limits<double>::quiet_NaN());
+  const auto& text_names = models::text_metric_names();
+  r.texts.assign(text_names.size(), std::string());
   r.time_ms = std::numeric_limits<double>::quiet_NaN();
   auto start = std::chrono::steady_clock::now();
   try {
@@ -23,6 +25,9 @@ PointResult run_point(std::size_t index, const models::RunRequest& request, cons
     for (const auto& [name, value] : run.metrics)
       for (std::size_t i = 0; i < names.size(); ++i)
         if (names[i] == name) r.metrics[i] = value;
+    for (const auto& [name, value] : run.text_metrics)
+      for (std::size_t i = 0; i < text_names.size(); ++i)
+        if (text_names[i] == name) r.texts[i] = value;
     for (const auto& w : run.warnings) {
       if (!r.message.empty()) r.message += "; ";
       r.message += w;

@@ -31,6 +31,7 @@ struct PointResult {
   // Every kernel parameter as the simulator resolved it ("n=1048576 block=512 grid=512 ..."),
   // derived ones included: the point's full configuration, beside the swept columns.
   std::string resolved_params;
+  std::vector<std::string> texts;  // models::text_metric_names() order ("limiter" ...); "" where missing
 };
 
 // A sweep none of whose points succeeded: its results are kept (the messages say why), but a

@@ -156,6 +156,12 @@ void write_contents(const std::string& path, const SweepSpec& spec, const std::v
   const auto& names = models::metric_names();
   for (std::size_t m = 0; m < names.size(); ++m)
     column_double(names[m], [m](const PointResult& r) { return r.metrics[m]; });
+  // The text metrics (limiter ...): variable-length UTF-8 strings, "" where a point failed.
+  const auto& text_names = models::text_metric_names();
+  for (std::size_t m = 0; m < text_names.size(); ++m) {
+    for (std::size_t i = 0; i < n; ++i) messages[i] = m < results[i].texts.size() ? results[i].texts[m] : std::string();
+    h5::attach_dimension(h5::write_strings(file, text_names[m], shape, messages), point, 0);
+  }
   for (std::size_t i = 0; i < n; ++i) {
     status[i] = results[i].status;
     messages[i] = results[i].message;
@@ -229,6 +235,7 @@ ResultFileContents read_contents(const fs::path& path) {
   h5::Handle file = open_result_file(where);
   std::vector<std::string> columns = {"point", "status", "cycles", "time_ms", "wall_s", "message", "resolved_params"};
   for (const auto& m : models::metric_names()) columns.push_back(m);
+  for (const auto& m : models::text_metric_names()) columns.push_back(m);
   require_columns(file, where, columns);
   ResultFileContents c;
   c.config = read_config_text(file, where);
@@ -261,6 +268,11 @@ ResultFileContents read_contents(const fs::path& path) {
     metrics.push_back(h5::read_double(file, m));
     same_rows(m, metrics.back().size());
   }
+  std::vector<std::vector<std::string>> texts;
+  for (const auto& m : models::text_metric_names()) {
+    texts.push_back(h5::read_strings(file, m));
+    same_rows(m, texts.back().size());
+  }
   c.results.resize(index.size());
   for (std::size_t i = 0; i < index.size(); ++i) {
     if (index[i] < 0) throw sim::InputError(where, "/point holds a negative index");
@@ -273,6 +285,7 @@ ResultFileContents read_contents(const fs::path& path) {
     r.message = message[i];
     r.resolved_params = resolved[i];
     for (const auto& col : metrics) r.metrics.push_back(col[i]);
+    for (const auto& col : texts) r.texts.push_back(col[i]);
   }
   return c;
 }

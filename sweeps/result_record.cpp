@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "models/simulate.hpp"
 #include "sim/config.hpp"
 
 namespace warpsim::sweeps {
@@ -83,6 +84,9 @@ std::string encode_result(const PointResult& r) {
   }
   body += '\t' + escape(r.message);
   body += '\t' + escape(r.resolved_params);
+  // One field per text metric, as many as the build names (models::text_metric_names()).
+  for (std::size_t i = 0; i < models::text_metric_names().size(); ++i)
+    body += '\t' + escape(i < r.texts.size() ? r.texts[i] : std::string());
   char sum[24];
   std::snprintf(sum, sizeof sum, "%016llx", static_cast<unsigned long long>(fingerprint(body)));
   return body + '\t' + sum + '\n';
@@ -98,13 +102,17 @@ std::optional<PointResult> decode_result(const std::string& raw, std::size_t met
   std::snprintf(sum, sizeof sum, "%016llx", static_cast<unsigned long long>(fingerprint(body)));
   if (line.compare(last_tab + 1, 16, sum) != 0) return std::nullopt;
   auto f = split(body, '\t');
-  if (f.size() != 8) return std::nullopt;
+  const std::size_t text_count = models::text_metric_names().size();
+  if (f.size() != 8 + text_count) return std::nullopt;
   PointResult r;
   std::int64_t index, status;
   if (!sim::parse_int(f[0], index) || index < 0 || !sim::parse_int(f[1], status) || !sim::parse_int(f[2], r.cycles) ||
       !parse_hex_double(f[3], r.time_ms) || !parse_hex_double(f[4], r.wall_s) || !unescape(f[6], r.message) ||
       !unescape(f[7], r.resolved_params))
     return std::nullopt;
+  r.texts.resize(text_count);
+  for (std::size_t i = 0; i < text_count; ++i)
+    if (!unescape(f[8 + i], r.texts[i])) return std::nullopt;
   r.index = static_cast<std::size_t>(index);
   r.status = static_cast<int>(status);
   auto m = split(f[5], ',');

@@ -23,6 +23,7 @@ fs::path journal_path(const fs::path& output, const std::string& suffix) {
 std::uint64_t sweep_fingerprint(const SweepSpec& spec, const std::string& shard_text) {
   std::string key = resolved_spec_text(spec) + "\nshard=" + shard_text + "\nmetrics=";
   for (const auto& m : models::metric_names()) key += m + ",";
+  for (const auto& m : models::text_metric_names()) key += m + ",";
   return fingerprint(key + "\nmodel=" + model_identity(spec));
 }
 

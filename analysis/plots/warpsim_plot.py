@@ -10,6 +10,8 @@ Writes, for each study of the sweep and each architecture/kernel in it:
                                           sweep hit_ratio, e.g. persistKernel)
   efficiency_<study>_<kernel>.png         gld/gst efficiency per offset (or stride), one bar per arch and
                                           metric (studies that sweep offset or stride)
+  roofline_<study>_<arch>.png             warp instructions per second over instructions per DRAM byte,
+                                          under the preset's roof, each point coloured by its limiter
 and prints each path on stdout. A plot the file has no study for is skipped, with a note on stderr.
 
 Only the 1-D columns along `point` and /config are read, so shard files plot as well as whole
@@ -42,6 +44,9 @@ matplotlib.use("Agg")
 import h5py  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from roofline import roofline  # noqa: E402
 
 SCHEMA = "warpsim-sweep/1"
 GROUP_KEYS = ("arch", "kernel", "trace")
@@ -135,6 +140,8 @@ def load(path):
                 raise NotAResultFile(f"{path}: not a complete warpsim sweep result (no column /{name})")
         try:
             config = f["config"][()]
+            presets = {name[len("preset "):]: _text(value) for name, value in f["config"].attrs.items()
+                       if name.startswith("preset ")}
             columns = {}
             for name, item in f.items():
                 if isinstance(item, h5py.Dataset) and item.ndim == 1:
@@ -149,7 +156,11 @@ def load(path):
             if len(values) != rows:
                 raise NotAResultFile(f"{path}: column /{name} has {len(values)} rows, /point has {rows}")
         shard = f.attrs.get("shard", "")
-    return {"columns": columns, "axes": axes, "shard": shard.decode() if isinstance(shard, bytes) else shard}
+    return {"columns": columns, "axes": axes, "presets": presets, "shard": _text(shard)}
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def groups_of(data, study):
@@ -301,6 +312,7 @@ def make_plots(path, out_dir, note=lambda message: print(message, file=sys.stder
 
     studies = [s for s in data["axes"] if s in set(data["columns"]["study"])]
     kinds_seen = {"heatmap": False, "hit_ratio": False, "efficiency": False}
+    columns = data["columns"]
     for study in studies:
         axes = [a for a in data["axes"][study] if a not in GROUP_KEYS]
         groups = []
@@ -329,6 +341,11 @@ def make_plots(path, out_dir, note=lambda message: print(message, file=sys.stder
             for kernel in distinct([k for _, k, _ in groups]):
                 mine = [g for g in groups if g[1] == kernel]
                 save(efficiency_bars(data, study, mine, bar_axis, axes), f"efficiency_{safe(study)}_{safe(kernel)}.png")
+        for arch in distinct([a for a, _, _ in groups]):
+            rows = np.concatenate([r for a, _, r in groups if a == arch])
+            fig = roofline(plt, columns, rows, study, arch, data["presets"][arch], note)
+            if fig is not None:
+                save(fig, f"roofline_{safe(study)}_{safe(arch)}.png")
     if not kinds_seen["heatmap"]:
         note("skipped heatmaps: no study sweeps two or more axes")
     if not kinds_seen["hit_ratio"]:

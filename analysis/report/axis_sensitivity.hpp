@@ -25,6 +25,12 @@ struct AxisSensitivity {
   double spread_ms = 0;  // slowest - fastest time; NaN with fewer than two ok points
 };
 
+// The rows of `rows` (a group's, in file order) on the line along `axis` through `best_row`:
+// every other axis of `axes` at the best point's value. Failed points included.
+std::vector<std::size_t> rows_on_line(const ResultTable& table, const std::vector<std::size_t>& rows,
+                                      std::size_t best_row, const std::vector<std::string>& axes,
+                                      const std::string& axis);
+
 // `rows`: the group's rows; `best_row`: its best point; `axes`: the group's axes (spec names).
 AxisSensitivity axis_sensitivity(const ResultTable& table, const std::vector<std::size_t>& rows, std::size_t best_row,
                                  const std::vector<std::string>& axes, const std::string& axis);

@@ -13,6 +13,7 @@ PointSummary summarize_point(const ResultTable& table, std::size_t row, const st
   p.time_ms = table.column("time_ms").number(row);
   p.cycles = static_cast<std::int64_t>(table.column("cycles").number(row));
   for (const auto& m : key_metric_names()) p.metrics.emplace_back(m, table.column(m).number(row));
+  if (table.has("limiter")) p.limiter = table.column("limiter").text(row);
   return p;
 }
 

@@ -24,6 +24,7 @@ struct PointSummary {
   double time_ms = 0;
   std::int64_t cycles = 0;
   std::vector<std::pair<std::string, double>> metrics;  // key_metric_names() order
+  std::string limiter;  // "" in a file without the column
 };
 
 PointSummary summarize_point(const ResultTable& table, std::size_t row, const std::vector<std::string>& axes);

@@ -22,7 +22,18 @@ std::string point_json(const std::optional<PointSummary>& p) {
                     ", \"metrics\": {";
   for (std::size_t i = 0; i < p->metrics.size(); ++i)
     out += (i ? ", " : "") + json_quote(p->metrics[i].first) + ": " + json_number(p->metrics[i].second);
-  return out + "}}";
+  return out + "}, \"limiter\": " + (p->limiter.empty() ? std::string("null") : json_quote(p->limiter)) + "}";
+}
+
+std::string limiters_json(const AxisLimiters& a) {
+  std::string out = "{\"axis\": " + json_quote(a.axis) + ", \"spans\": [";
+  for (std::size_t i = 0; i < a.spans.size(); ++i) {
+    const LimiterSpan& s = a.spans[i];
+    out += std::string(i ? ", " : "") + "{\"from\": " + s.from_json + ", \"to\": " + s.to_json +
+           ", \"points\": " + std::to_string(s.points) + ", \"limiter\": " + json_quote(s.limiter) +
+           ", \"evidence\": " + json_quote(s.evidence) + "}";
+  }
+  return out + "]}";
 }
 
 std::string value_time_json(const std::optional<AxisValueTime>& v) {
@@ -50,11 +61,14 @@ std::string group_json(const GroupReport& g) {
   std::string sensitivity = "[";
   for (std::size_t i = 0; i < g.sensitivity.size(); ++i) sensitivity += (i ? ", " : "") + sensitivity_json(g.sensitivity[i]);
   sensitivity += "]";
+  std::string limiters = "[";
+  for (std::size_t i = 0; i < g.limiters.size(); ++i) limiters += (i ? ", " : "") + limiters_json(g.limiters[i]);
+  limiters += "]";
   return "{\"study\": " + json_quote(g.study) + ", \"arch\": " + json_quote(g.arch) +
          ", \"kernel\": " + json_quote(g.kernel) + ", \"axes\": " + axes + ", \"points\": " + std::to_string(g.points) +
          ", \"ok\": " + std::to_string(g.ok) + ", \"failed\": " + std::to_string(g.failed) +
          ", \"first_failure\": " + failure_json(g.first_failure) + ", \"best\": " + point_json(g.best) +
-         ", \"worst\": " + point_json(g.worst) + ", \"sensitivity\": " + sensitivity + "}";
+         ", \"worst\": " + point_json(g.worst) + ", \"sensitivity\": " + sensitivity + ", \"limiters\": " + limiters + "}";
 }
 
 }  // namespace

@@ -64,6 +64,7 @@ void print_points(std::ostream& out, const GroupReport& g) {
   header.push_back("time_ms");
   header.push_back("cycles");
   for (const auto& [name, value] : g.best->metrics) header.push_back(metric_heading(name));
+  header.push_back("limiter");
   TextTable t(header);
   auto row = [&](const char* label, const PointSummary& p) {
     std::vector<std::string> r = {label, std::to_string(p.point)};
@@ -71,6 +72,7 @@ void print_points(std::ostream& out, const GroupReport& g) {
     r.push_back(significant(p.time_ms));
     r.push_back(std::to_string(p.cycles));
     for (const auto& [name, value] : p.metrics) r.push_back(metric_text(name, value));
+    r.push_back(p.limiter.empty() ? "-" : p.limiter);
     t.add_row(r);
   };
   row("best", *g.best);
@@ -89,6 +91,24 @@ void print_sensitivity(std::ostream& out, const GroupReport& g) {
                std::isfinite(s.ratio) ? fixed(s.ratio, 2) + "x" : "-", significant(s.spread_ms)});
   }
   t.print(out, "  ");
+}
+
+// "block 32-96: latency (too few warps ...); 128-1024: dram-bandwidth (DRAM at 91% ...)".
+void print_limiters(std::ostream& out, const GroupReport& g) {
+  bool any = false;
+  for (const auto& a : g.limiters) any = any || !a.spans.empty();
+  if (!any) return;
+  out << "\n  limiter along each axis, the other axes held at the best point:\n";
+  for (const auto& a : g.limiters) {
+    if (a.spans.empty()) continue;
+    out << "    " << a.axis << ' ';
+    for (std::size_t i = 0; i < a.spans.size(); ++i) {
+      const LimiterSpan& s = a.spans[i];
+      out << (i ? "; " : "") << s.from << (s.points > 1 ? "-" + s.to : "") << ": " << s.limiter;
+      if (!s.evidence.empty()) out << " (" << s.evidence << ")";
+    }
+    out << '\n';
+  }
 }
 
 void print_failures(std::ostream& out, const GroupReport& g) {
@@ -111,6 +131,7 @@ void print_group(std::ostream& out, const GroupReport& g) {
   if (g.best) {
     print_points(out, g);
     print_sensitivity(out, g);
+    print_limiters(out, g);
   } else {
     out << "  no point finished (status 0): no best or worst\n";
   }
@@ -129,7 +150,8 @@ void print_report_text(std::ostream& out, const SweepReport& r) {
   out << '\n';
   for (const auto& g : r.groups) print_group(out, g);
   out << "\ncolumns: occupancy = achieved_occupancy (0-1); gld_eff%, gst_eff% = gld_efficiency, gst_efficiency;\n"
-         "  l2_hit% = l2_hit_rate; dram_read, dram_write = dram_read_bytes, dram_write_bytes. Times in ms.\n";
+         "  l2_hit% = l2_hit_rate; dram_read, dram_write = dram_read_bytes, dram_write_bytes; limiter as in\n"
+         "  `warpsim run --help`. Times in ms.\n";
 }
 
 }  // namespace warpsim::analysis

@@ -70,6 +70,9 @@ ResultTable read_checked(const fs::path& path) {
   for (const auto& m : key_metric_names()) names.push_back(m);
   for (const auto& p : sweeps::swept_parameter_names(t.spec)) names.push_back(column_name_of_setting(p));
   sweeps::require_columns(file, where, names);
+  // Written by every build since the limiter existed; an older file reports without it.
+  for (const char* optional : {"limiter", "limiter_evidence"})
+    if (h5::exists(file, optional)) names.push_back(optional);
   for (const auto& name : names) t.columns.emplace(name, read_column(file, name));
   t.rows = t.columns.at("point").size();
   for (const auto& [name, column] : t.columns) sweeps::require_rows(where, name, column.size(), t.rows);

@@ -45,7 +45,10 @@ GroupReport build_group(const ResultTable& table, const std::vector<std::size_t>
   if (!best) return g;
   g.best = summarize_point(table, *best, g.axes);
   g.worst = summarize_point(table, *worst, g.axes);
-  for (const auto& axis : g.axes) g.sensitivity.push_back(axis_sensitivity(table, rows, *best, g.axes, axis));
+  for (const auto& axis : g.axes) {
+    g.sensitivity.push_back(axis_sensitivity(table, rows, *best, g.axes, axis));
+    g.limiters.push_back(limiter_changes(table, rows, *best, g.axes, axis));
+  }
   return g;
 }
 

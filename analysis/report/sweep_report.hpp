@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/report/axis_sensitivity.hpp"
+#include "analysis/report/limiter_changes.hpp"
 #include "analysis/report/point_summary.hpp"
 #include "analysis/report/result_table.hpp"
 
@@ -28,6 +29,7 @@ struct GroupReport {
   std::optional<FailureSample> first_failure;
   std::optional<PointSummary> best, worst;  // absent when no point of the group is ok
   std::vector<AxisSensitivity> sensitivity;  // one per axis, in axes order
+  std::vector<AxisLimiters> limiters;        // one per axis, in axes order
 };
 
 struct SweepReport {

@@ -162,14 +162,7 @@ ProgramData load_program(const std::string& name) {
   return p;
 }
 
-models::RunRequest program_request(const ProgramData& p) {
-  models::RunRequest r;
-  r.arch = "hopper-h100";
-  r.trace = p.list.string();
-  r.ncu = true;
-  r.ncu_flush_caches = true;  // ncu's default --cache-control all, as the corpus was profiled
-  return r;
-}
+models::RunRequest program_request(const ProgramData& p) { return apps_program_request(p.name); }
 
 // "void MatrixMulCUDA<16>(float *, ...)" -> "MatrixMulCUDA<16>"
 std::string short_name(const std::string& ncu_name) {
@@ -250,6 +243,15 @@ void add_summary(ValidationTable& table, const std::vector<std::pair<std::string
 }
 
 }  // namespace
+
+models::RunRequest apps_program_request(const std::string& program) {
+  models::RunRequest r;
+  r.arch = "hopper-h100";
+  r.trace = (program_dir(program) / "kernelslist.g").string();
+  r.ncu = true;
+  r.ncu_flush_caches = true;  // ncu's default --cache-control all, as the corpus was profiled
+  return r;
+}
 
 TableBuilder h100_apps_table() {
   return {"h100-apps",

@@ -7,5 +7,8 @@
 namespace warpsim::analysis {
 
 TableBuilder h100_apps_table();
+// One program of data/h100-apps simulated as ncu measured it (--ncu, --cache-control all): the
+// request h100-apps makes, so another table that asks for it shares the run.
+models::RunRequest apps_program_request(const std::string& program);
 
 }  // namespace warpsim::analysis

@@ -3,7 +3,9 @@
 #include <cmath>
 
 #include "analysis/validation/apps_table.hpp"
+#include "analysis/validation/calibration_requests.hpp"
 #include "analysis/validation/exact_counters.hpp"
+#include "analysis/validation/limiter_table.hpp"
 #include "analysis/validation/reference_data.hpp"
 #include "analysis/validation/validation.hpp"
 #include "models/arch.hpp"
@@ -12,14 +14,6 @@ namespace warpsim::analysis {
 namespace {
 
 using models::RunRequest;
-
-RunRequest request(const std::string& arch, const std::string& kernel, std::vector<std::string> params) {
-  RunRequest r;
-  r.arch = arch;
-  r.kernel = kernel;
-  r.kernel_params = std::move(params);
-  return r;
-}
 
 ValidationRow row(std::string quantity, double reference, double simulated, Tolerance tolerance) {
   return compare_row(std::move(quantity), reference, simulated, tolerance);
@@ -48,14 +42,6 @@ ValidationRow occupancy_row(const std::string& label, const CsvTable& t, std::si
 ValidationRow l1_hit_row(const std::string& label, const CsvTable& t, std::size_t i, const models::RunResult& r) {
   return row(label + " l1_hit_rate", t.number(i, "l1tex__t_sector_hit_rate.pct"), RunCache::metric(r, "l1_hit_rate"),
              Tolerance::absolute(1.5));
-}
-
-RunRequest calibration_request(const std::map<std::string, std::string>& row) {
-  auto p = split_params(row.at("params"));
-  std::vector<std::string> params{"n=" + std::to_string(1LL << std::stoi(p.at("lg"))), "block=" + p.at("bs")};
-  if (p.count("offset")) params.push_back("offset=" + p.at("offset"));
-  if (p.count("stride")) params.push_back("stride=" + p.at("stride"));
-  return request("hopper-h100", row.at("kernel"), params);
 }
 
 bool wanted(const std::map<std::string, std::string>& row, const ValidationOptions& o) {
@@ -101,18 +87,6 @@ TableBuilder h100_counters() {
 // lines stay in L2 and when dirty lines are written back (l2_cache.hpp); 5% leaves room for
 // the state of L2 when ncu starts measuring (the no-window row reads only 4.2 MB of the 10 MB hot
 // region, hitRatio 1.0 reads 9.7 MB: part of it was still cached from the previous launch).
-RunRequest persist_request(const std::map<std::string, std::string>& row) {
-  auto p = split_params(row.at("params"));
-  std::vector<std::string> params{"persist_bytes=" + std::to_string(std::stoll(p.at("persistMB")) << 20)};
-  if (p.at("window") == "1") {
-    params.push_back("window_bytes=" + std::to_string(std::stoll(p.at("persistMB")) << 20));
-    params.push_back("hit_ratio=" + p.at("hitRatio"));
-    params.push_back("hit_prop=persisting");
-    params.push_back("miss_prop=streaming");
-  }
-  return request("hopper-h100", "persistKernel", params);
-}
-
 TableBuilder h100_persistence() {
   auto file = [] { return read_csv(validation_data_dir() / "persist_10MB.csv"); };
   return {"h100-persistence",
@@ -161,7 +135,7 @@ TableBuilder h100_latency() {
   auto chase = [](const std::string& kb, int steps) {
     const long long bytes = std::stoll(kb) * 1024;
     const long long warmup = bytes <= (16LL << 20) ? bytes / 128 : 0;
-    return request("hopper-h100", "chase",
+    return library_request("hopper-h100", "chase",
                    {"working_set_bytes=" + std::to_string(bytes), "steps=" + std::to_string(steps),
                     "warmup_steps=" + std::to_string(warmup)});
   };
@@ -195,7 +169,7 @@ TableBuilder h100_dispatch() {
   auto file = [] { return read_csv(validation_data_dir() / "dispatch.csv"); };
   auto empty = [](const std::map<std::string, std::string>& r) {
     auto p = split_params(r.at("params"));
-    return request("hopper-h100", "emptyKernel", {"block=" + p.at("bs"), "grid=" + p.at("blocks")});
+    return library_request("hopper-h100", "emptyKernel", {"block=" + p.at("bs"), "grid=" + p.at("blocks")});
   };
   return {"h100-dispatch",
           [=](RunCache& cache, const ValidationOptions&) {
@@ -220,7 +194,7 @@ RunRequest s5_request(const std::map<std::string, std::string>& r) {
   std::vector<std::string> params{"n=" + r.at("n"), "block=" + r.at("block")};
   if (!r.at("offset").empty()) params.push_back("offset=" + r.at("offset"));
   if (r.at("kernel") == "readOffsetUnroll") params.push_back("unroll=4");
-  RunRequest req = request("fermi-m2070", r.at("kernel"), params);
+  RunRequest req = library_request("fermi-m2070", r.at("kernel"), params);
   // "L1 off" in seeds/004 is the same kernel compiled with -Xptxas -dlcm=cg: global loads
   // bypass L1 (S3.3). That is a property of the build, which the preset switch models.
   if (r.at("l1") == "off") req.arch_overrides.push_back("l1.caches_global=false");
@@ -276,7 +250,8 @@ TableBuilder fermi_s5() {
 
 const std::vector<TableBuilder>& validation_tables() {
   static const std::vector<TableBuilder> tables = {fermi_s5(),       h100_counters(),   h100_latency(),
-                                                   h100_dispatch(),  h100_persistence(), h100_apps_table()};
+                                                   h100_dispatch(),  h100_persistence(), h100_apps_table(),
+                                                   h100_limiter_table()};
   return tables;
 }
 

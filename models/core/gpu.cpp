@@ -133,6 +133,7 @@ LaunchTotals Gpu::launch_totals(std::uint32_t slot) const {
     t.issue_events += c.issue_events;
     t.dual_issues += c.dual_issues;
     t.warp_cycles += c.warp_cycles;
+    for (int u = 0; u < traces::kUnitCount; ++u) t.pipe_slots[u] += c.pipe_slots[u];
   }
   if (out.alone) {
     t.active_cycles = books.at_end.active_cycles - books.at_start.active_cycles;
@@ -173,6 +174,7 @@ GpuTotals Gpu::totals() {
     t.warp_cycles += c.warp_cycles;
     t.active_cycles += c.active_cycles;
     for (int s = 0; s < kSchedulerStateCount; ++s) t.state_cycles[s] += c.state_cycles[s];
+    for (int u = 0; u < traces::kUnitCount; ++u) t.pipe_slots[u] += c.pipe_slots[u];
   }
   for (int s = 0; s < kSchedulerStateCount; ++s) t.scheduler_cycles += t.state_cycles[s];
   return t;

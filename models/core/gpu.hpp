@@ -32,6 +32,7 @@ struct GpuTotals {
   std::uint64_t warp_cycles = 0, active_cycles = 0;
   std::uint64_t state_cycles[kSchedulerStateCount] = {};
   std::uint64_t scheduler_cycles = 0;  // all scheduler-cycles of the run
+  std::uint64_t pipe_slots[traces::kUnitCount] = {};  // SmCounters::pipe_slots, summed
 };
 
 // One launch's share of a run (Gpu::launch_totals). The counts that belong to an instruction or

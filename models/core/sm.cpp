@@ -55,6 +55,9 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
   for (int s = 1; s < kSchedulerStateCount; ++s)
     stats.add(p + std::string(state_metric(SchedulerState(s))), counters_.state_cycles[s], "cycles",
               "scheduler-cycles without issue, by reason");
+  for (int u = 0; u < kUnits; ++u)
+    stats.add(p + "pipe_slots." + std::string(traces::unit_name(traces::Unit(u))), counters_.pipe_slots[u], "slots",
+              "issue slots this execution-unit class gave, replays included");
 }
 
 void Sm::release_block(std::uint32_t b) {
@@ -269,11 +272,13 @@ void Sm::release_barrier_if_complete(Block& block, sim::Cycle now) {
       r = memory_.access(id_, w.kernel_slot, in, now);
     }
     unit.consume(r.issue_cycles);
+    counters_.pipe_slots[static_cast<int>(in.unit)] += r.issue_cycles;
     w.scoreboard.write(in, r.ready, true);
     Block& block = blocks_[w.block_slot];
     block.last_memory_ready = std::max(block.last_memory_ready, r.ready);
   } else {
     unit.consume(1);
+    ++counters_.pipe_slots[static_cast<int>(in.unit)];
     w.scoreboard.write(in, now + arch_.latency[static_cast<int>(in.unit)], false);
   }
   if (in.control == traces::Control::Barrier) {

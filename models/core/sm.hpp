@@ -4,6 +4,7 @@
 // It ticks only while some warp can issue; otherwise it sleeps until the first scoreboard entry
 // it waits on becomes ready, a finished block's memory operations complete, or the GigaThread
 // engine hands it a block.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -49,12 +50,16 @@ struct SmCounters {
   std::uint64_t warp_cycles = 0;
   std::uint64_t active_cycles = 0;  // cycles with at least one resident warp
   std::uint64_t blocks = 0;         // blocks run to completion
+  // Issue slots each execution-unit class gave (traces::Unit order): one per instruction, and a
+  // memory instruction's replays too (S3.1), as the unit pools are charged.
+  std::uint64_t pipe_slots[traces::kUnitCount] = {};
 };
 
 // The SM counters that belong to one warp's work, so they split exactly among kernels that
 // share the SM (Sm::launch_counts): instructions, lanes, issues and warp-cycles of SmCounters.
 struct SmLaunchCounts {
   std::uint64_t instructions = 0, active_lanes = 0, issue_events = 0, dual_issues = 0, warp_cycles = 0;
+  std::uint64_t pipe_slots[traces::kUnitCount] = {};
 };
 
 class Sm final : public sim::ClockedComponent {
@@ -213,8 +218,10 @@ class Sm final : public sim::ClockedComponent {
       by_launch_.charge(slot, launch_totals());
   }
   SmLaunchCounts launch_totals() const {
-    return {counters_.instructions, counters_.active_lanes, counters_.issue_events, counters_.dual_issues,
-            counters_.warp_cycles};
+    SmLaunchCounts c{counters_.instructions, counters_.active_lanes, counters_.issue_events, counters_.dual_issues,
+                     counters_.warp_cycles};
+    std::copy(std::begin(counters_.pipe_slots), std::end(counters_.pipe_slots), c.pipe_slots);
+    return c;
   }
   UnitPool& pool(std::uint32_t scheduler, traces::Unit unit) { return pools_of(scheduler)[static_cast<int>(unit)]; }
   UnitPool* pools_of(std::uint32_t scheduler) { return &pools_[(arch_.units_per_scheduler ? scheduler : 0) * traces::kUnitCount]; }

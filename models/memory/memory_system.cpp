@@ -209,6 +209,7 @@ class GpuMemorySystem final : public MemorySystem {
   sim::Cycle occupy_l1(std::uint32_t sm, sim::Cycle now, std::uint32_t wavefronts) {
     const sim::Cycle start = std::max(now, l1_free_[sm]);
     l1_free_[sm] = start + wavefronts;
+    counters_.l1_wavefronts += wavefronts;
     return start;
   }
 
@@ -553,6 +554,7 @@ class GpuMemorySystem final : public MemorySystem {
     ++counters_.shared_requests;
     counters_.shared_bank_conflicts += shape.conflicts();
     const std::uint32_t passes = std::max<std::uint32_t>(1, shape.wavefronts);
+    counters_.shared_wavefronts += passes;
     return finish(now + arch_.shared_latency + (passes - 1), passes);
   }
 
@@ -610,6 +612,9 @@ class GpuMemorySystem final : public MemorySystem {
     stats.add("gpu.mem.shared_bank_conflicts", c.shared_bank_conflicts, "wavefronts",
               "extra shared-memory passes caused by bank conflicts (S3.10)");
     stats.add("gpu.mem.replays", c.replays, "passes", "extra LD/ST passes beyond the first (S3.1)");
+    stats.add("gpu.l1.wavefronts", c.l1_wavefronts, "wavefronts", "LSU passes through L1, one 128-byte line each");
+    stats.add("gpu.mem.shared_wavefronts", c.shared_wavefronts, "wavefronts",
+              "shared-memory passes, bank conflicts included (S3.10)");
   }
 
   static constexpr std::uint32_t kLsuLineBytes = 128;

@@ -49,6 +49,9 @@ struct MemoryCounters {
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   std::uint64_t shared_requests = 0, shared_bank_conflicts = 0;
   std::uint64_t replays = 0;
+  // Passes through the LSU's L1 path (global, local: one 128-byte line each, the queue the LD/ST
+  // units wait on) and shared-memory wavefronts (one per pass, bank conflicts included).
+  std::uint64_t l1_wavefronts = 0, shared_wavefronts = 0;
 };
 
 class MemorySystem {

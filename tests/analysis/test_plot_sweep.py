@@ -115,6 +115,26 @@ def check_efficiency(fig, c):
     assert gld_hopper == expected, (gld_hopper, expected)
 
 
+def check_roofline(fig, c, study, arch, issue_peak, dram_peak):
+    """The points are the study's finished points on `arch` with DRAM traffic, at (instructions per
+    DRAM byte, instructions per second), one colour per limiter; the roof is the preset's."""
+    import numpy as np
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    assert ax.get_xlabel() == "operational intensity (warp instructions per DRAM byte)", ax.get_xlabel()
+    rows = [r for r in rows_where(c, study=study, arch=arch, status=0)
+            if c["dram_read_bytes"][r] + c["dram_write_bytes"][r] > 0]
+    expected = sorted((c["warp_instructions"][r] / (c["dram_read_bytes"][r] + c["dram_write_bytes"][r]),
+                       c["warp_instructions"][r] / (c["time_ms"][r] / 1e3)) for r in rows)
+    drawn = sorted(tuple(p) for coll in ax.collections for p in coll.get_offsets())
+    assert np.allclose(drawn, expected, rtol=1e-12), (drawn, expected)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[0].startswith("roof: ")
+    assert sorted(labels[1:]) == sorted({c["limiter"][r] or "(no limiter)" for r in rows}), labels
+    roof = ax.get_lines()[0]
+    assert np.isclose(max(roof.get_ydata()), issue_peak) and np.isclose(roof.get_ydata()[0] / roof.get_xdata()[0], dram_peak)
+
+
 def main():
     ensure_modules()
     binary = os.environ.get("WARPSIM_BINARY")
@@ -140,7 +160,8 @@ def main():
         assert names == sorted([
             "heatmap_unroll_kepler-k20x_readOffsetUnroll.png", "heatmap_unroll_hopper-h100_readOffsetUnroll.png",
             "efficiency_unroll_readOffsetUnroll.png", "heatmap_persist_hopper-h100_persistKernel.png",
-            "hit_ratio_persist_hopper-h100_persistKernel.png"]), names
+            "hit_ratio_persist_hopper-h100_persistKernel.png", "roofline_unroll_kepler-k20x.png",
+            "roofline_unroll_hopper-h100.png", "roofline_persist_hopper-h100.png"]), names
         for png in made:
             assert os.path.getsize(png) > 0, png
         assert notes == [], notes
@@ -148,6 +169,12 @@ def main():
         check_heatmap(by_name["heatmap_unroll_hopper-h100_readOffsetUnroll.png"], c)
         check_hit_ratio(by_name["hit_ratio_persist_hopper-h100_persistKernel.png"], c)
         check_efficiency(by_name["efficiency_unroll_readOffsetUnroll.png"], c)
+        # The presets' peaks: H100 132 SMs x 4 schedulers x 1 dispatch x 1.98 GHz, 5120 bits x 5238 MT/s;
+        # K20X 14 x 4 x 2 x 732 MHz, 384 bits x 5200 MT/s (models/presets/*.ini).
+        check_roofline(by_name["roofline_unroll_hopper-h100.png"], c, "unroll", "hopper-h100",
+                       132 * 4 * 1 * 1.98e9, 5120 / 8 * 5238e6)
+        check_roofline(by_name["roofline_unroll_kepler-k20x.png"], c, "unroll", "kepler-k20x",
+                       14 * 4 * 2 * 0.732e9, 384 / 8 * 5200e6)
         plt.close("all")
 
         # The real simulator on smoke.ini: one heatmap; no hit_ratio or offset study, so those are skipped.
@@ -158,7 +185,8 @@ def main():
             code = warpsim_plot.main([smoke, "-o", os.path.join(tmp, "smoke-png")])
         assert code == 0
         printed = out.getvalue().split()
-        assert [os.path.basename(p) for p in printed] == ["heatmap_smoke_hopper-h100_readOffsetUnroll.png"], printed
+        assert [os.path.basename(p) for p in printed] == ["heatmap_smoke_hopper-h100_readOffsetUnroll.png",
+                                                          "roofline_smoke_hopper-h100.png"], printed
         assert all(os.path.exists(p) for p in printed)
         assert "skipped hit_ratio curves" in err.getvalue() and "skipped efficiency bars" in err.getvalue()
 

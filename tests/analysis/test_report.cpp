@@ -267,3 +267,48 @@ TEST_CASE("report refuses files that are not sweep results: exit 2, the file nam
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("report says where along each axis the limiter changes, from the limiter column", "[report][bound]") {
+  auto dir = fs::path(test::temp_dir("report-limiter"));
+  test::write_two_study_results(dir, dir / "two.h5");
+  auto f = sweeps::h5::open_file_readonly((dir / "two.h5").string());
+  const std::vector<std::string> limiter = sweeps::h5::read_strings(f, "limiter");
+  const std::vector<std::string> axes = {"block", "unroll", "offset"};
+  const Columns c = read_columns(dir / "two.h5", axes);
+  auto report = analysis::build_report(analysis::read_result_table(dir / "two.h5"));
+  const auto& g = group(report, "unroll", "hopper-h100");
+  REQUIRE(g.best);
+  std::size_t best = 0;
+  while (c.point[best] != g.best->point) ++best;
+  REQUIRE(g.limiters.size() == axes.size());
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    INFO("axis " << axes[a]);
+    // Independently: the ok points on the line through the best, in file order, runs of one limiter.
+    std::vector<std::pair<std::string, std::size_t>> runs;  // limiter, points
+    for (std::size_t i = 0; i < c.point.size(); ++i) {
+      bool on_line = c.study[i] == "unroll" && c.arch[i] == "hopper-h100" && c.status[i] == 0;
+      for (const auto& other : axes)
+        if (other != axes[a]) on_line = on_line && c.axis.at(other)[i] == c.axis.at(other)[best];
+      if (!on_line) continue;
+      if (runs.empty() || runs.back().first != limiter[i]) runs.emplace_back(limiter[i], 0);
+      ++runs.back().second;
+    }
+    const auto& spans = g.limiters[a].spans;
+    CHECK(g.limiters[a].axis == axes[a]);
+    REQUIRE(spans.size() == runs.size());
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      CHECK(spans[k].limiter == runs[k].first);
+      CHECK(spans[k].points == runs[k].second);
+      CHECK_FALSE(spans[k].evidence.empty());
+    }
+  }
+  auto text = test::run_warpsim("report " + (dir / "two.h5").string());
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("\n  limiter along each axis, the other axes held at the best point:\n    block ") !=
+        std::string::npos);
+  auto json = parse_json(test::run_warpsim("report " + (dir / "two.h5").string() + " --json").out);
+  for (const auto& [key, group] : json.get_child("groups"))
+    for (const auto& [k, axis] : group.get_child("limiters"))
+      for (const auto& [s, span] : axis.get_child("spans")) CHECK(span.get<std::size_t>("points") >= 1);
+  fs::remove_all(dir);
+}

@@ -158,6 +158,7 @@ TEST_CASE("run on a trace: kernels in --json, a launch table in text; --ncu, --l
   REQUIRE(text.exit_code == 0);
   CHECK(text.out.find("(ncu measurement, cache control none)") != std::string::npos);
   CHECK(text.out.find("\n     2  _Z24bpnn_adjust_weights_cuda") != std::string::npos);
+  CHECK(text.out.find("dram_bytes  limiter\n") != std::string::npos);  // each launch's verdict in the table
   CHECK(text.out.find("\n     1  ") == std::string::npos);
 
   auto flags = run_warpsim("run --arch hopper-h100 --trace " + list + " --cache-control all");
@@ -184,4 +185,40 @@ TEST_CASE("run on a trace: kernels in --json, a launch table in text; --ncu, --l
   }
   CHECK_FALSE(std::getline(lines, line));
   CHECK(metrics.out.find("| `l2_hit_rate` | lts__t_sector_hit_rate.pct |") != std::string::npos);
+}
+
+TEST_CASE("run says why: a summary with the verdict and a bar per resource; limiter and utilization in --json",
+          "[cli][run][bound]") {
+  // S3.10: a 32 x 32 transpose through shared memory without padding conflicts 32 ways on Kepler;
+  // with the padding it does not, and the banks are no longer what holds it.
+  const std::string transpose = "run --arch kepler-k20x --kernel transposeShared -p width=512 -p pad=";
+  auto text = run_warpsim(transpose + "0");
+  REQUIRE(text.exit_code == 0);
+  for (const char* line : {"\ntime        ", "\nverdict     shared-banks: shared memory serves ", "\noccupancy   achieved ",
+                           "\nschedulers  issue in ", "\nutilisation, of the preset's peak over the elapsed time:\n",
+                           "\n  shared        #", "\n  dram          "})
+    CHECK(text.out.find(line) != std::string::npos);
+  CHECK(text.out.find("warp_instructions") == std::string::npos);  // every metric only with --all
+  auto all = run_warpsim(transpose + "0 --all");
+  CHECK(all.out.find("\nwarp_instructions         ") != std::string::npos);
+  CHECK(all.out.find("\nlimiter                   shared-banks\n") != std::string::npos);
+  auto padded = run_warpsim(transpose + "1");
+  REQUIRE(padded.exit_code == 0);
+  CHECK(padded.out.find("\nverdict     ") != std::string::npos);
+  CHECK(padded.out.find("\nverdict     shared-banks") == std::string::npos);
+
+  auto json = run_warpsim(transpose + "0 --json");
+  REQUIRE(json.exit_code == 0);
+  for (const char* key : {"\"utilization\": {\"issue\": ", "\"l1_wavefronts\": ", "\"shared\": ", "\"dram\": ",
+                          "\"limiter\": \"shared-banks\", \"limiter_evidence\": \"shared memory at ",
+                          "\"occupancy_limit\": \"", "\"theoretical_occupancy\": ", "\"verdict\": \"shared-banks: "})
+    CHECK(json.out.find(key) != std::string::npos);
+  CHECK(json.out.find("\"utilization_issue\"") == std::string::npos);  // nested, not flat
+
+  // Every verdict is explained in --help.
+  auto help = run_warpsim("run --help");
+  REQUIRE(help.exit_code == 0);
+  for (const char* name : {"dram-bandwidth", "l2-bandwidth", "l1-lsu", "shared-banks", "issue", "latency", "barrier",
+                           "tail", "launch"})
+    CHECK(help.out.find(std::string("\n  ") + name + " ") != std::string::npos);
 }

@@ -195,6 +195,9 @@ TEST_CASE("S3.10 through access(): transposeShared pad 0 costs 32 passes, pad 1 
   }
   CHECK(r.c().shared_requests == 2);
   CHECK(r.c().gld_requests == 0);
+  // Every pass is a shared-memory wavefront (utilization_shared); none goes through L1's LSU path.
+  CHECK(r.c().shared_wavefronts == 32 + 1);
+  CHECK(r.c().l1_wavefronts == 0);
 }
 
 TEST_CASE("shared, local, constant and inactive instructions are not global requests", "[memory]") {

@@ -30,8 +30,8 @@ void require_same_results(const std::vector<sweeps::PointResult>& a, const std::
     CHECK(a[i].status == b[i].status);
     CHECK(a[i].message == b[i].message);
     CHECK(a[i].cycles == b[i].cycles);
-    CHECK(sweeps::encode_result({a[i].index, 0, "", 0, a[i].time_ms, a[i].metrics, 0, a[i].resolved_params}) ==
-          sweeps::encode_result({b[i].index, 0, "", 0, b[i].time_ms, b[i].metrics, 0, b[i].resolved_params}));
+    CHECK(sweeps::encode_result({a[i].index, 0, "", 0, a[i].time_ms, a[i].metrics, 0, a[i].resolved_params, a[i].texts}) ==
+          sweeps::encode_result({b[i].index, 0, "", 0, b[i].time_ms, b[i].metrics, 0, b[i].resolved_params, b[i].texts}));
   }
 }
 
@@ -130,8 +130,9 @@ TEST_CASE("damaged or cut-short journal lines are ignored, not fatal", "[sweep][
   auto dir = test::temp_dir("journal-damage");
   auto path = std::filesystem::path(dir) / "j";
   const std::size_t metrics = models::metric_names().size();
-  sweeps::PointResult a{3, 0, "ok", 100, 0.5, std::vector<double>(metrics, 1.25), 0.01, ""};
-  sweeps::PointResult b{5, 1, "tab\there\nnewline \\ slash", 0, NAN, std::vector<double>(metrics, NAN), 0.02, "n=1 grid=2"};
+  sweeps::PointResult a{3, 0, "ok", 100, 0.5, std::vector<double>(metrics, 1.25), 0.01, "", {}};
+  sweeps::PointResult b{5, 1, "tab\there\nnewline \\ slash", 0, NAN, std::vector<double>(metrics, NAN), 0.02, "n=1 grid=2",
+                        {"dram-bandwidth", "DRAM at 79%,\ta \"tab\"\nand a newline", "registers"}};
   {
     sweeps::Journal j(path, 9, metrics);
     j.append(a);
@@ -139,7 +140,7 @@ TEST_CASE("damaged or cut-short journal lines are ignored, not fatal", "[sweep][
   }
   {
     std::ofstream out(path, std::ios::app);
-    std::string line = sweeps::encode_result({7, 0, "", 1, 1, std::vector<double>(metrics, 2), 0, ""});
+    std::string line = sweeps::encode_result({7, 0, "", 1, 1, std::vector<double>(metrics, 2), 0, "", {}});
     std::string flipped = line;
     flipped[2] = flipped[2] == '1' ? '2' : '1';
     out << "garbage line\n" << flipped << line.substr(0, line.size() / 2);  // killed mid-write
@@ -150,10 +151,12 @@ TEST_CASE("damaged or cut-short journal lines are ignored, not fatal", "[sweep][
   REQUIRE(j.finished().count(5));
   CHECK(j.finished().at(5).message == b.message);
   CHECK(j.finished().at(5).resolved_params == "n=1 grid=2");
+  CHECK(j.finished().at(5).texts == b.texts);  // the limiter's words, escapes and all
+  CHECK(j.finished().at(3).texts == std::vector<std::string>(models::text_metric_names().size()));
   CHECK(std::isnan(j.finished().at(5).time_ms));
   CHECK(j.finished().at(3).metrics == a.metrics);
   // The next record after a cut-short line still lands on a line of its own.
-  j.append({8, 0, "", 1, 1, std::vector<double>(metrics, 3), 0, ""});
+  j.append({8, 0, "", 1, 1, std::vector<double>(metrics, 3), 0, "", {}});
   sweeps::Journal again(path, 9, metrics);
   CHECK(again.finished().count(8) == 1);
 }

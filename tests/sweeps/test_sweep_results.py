@@ -14,7 +14,12 @@ import xarray as xr  # noqa: E402
 METRICS = ["warp_instructions", "ipc", "achieved_occupancy", "gld_requests", "gld_sectors", "gld_transactions",
            "gld_efficiency", "gst_requests", "gst_sectors", "gst_transactions", "gst_efficiency", "l1_hit_rate",
            "l2_hit_rate", "dram_read_bytes", "dram_write_bytes", "shared_bank_conflicts", "replays",
-           "dual_issue_fraction"]
+           "dual_issue_fraction", "theoretical_occupancy", "waves"] + [
+    "utilization_" + u for u in ("issue", "int", "fp32", "fp64", "sfu", "ldst", "tensor", "control", "l1_wavefronts",
+                                 "l1_sectors", "shared", "l2", "dram")]
+# Words, not numbers (CONTRACT.md: the limiter); variable-length UTF-8 strings.
+TEXTS = ["limiter", "limiter_evidence", "occupancy_limit"]
+LIMITERS = {"dram-bandwidth", "l2-bandwidth", "l1-lsu", "shared-banks", "issue", "latency", "barrier", "tail", "launch"}
 
 
 def check_smoke(path):
@@ -26,7 +31,7 @@ def check_smoke(path):
         assert "[study smoke]" in f["config"][()].decode()
         assert "gpu.sms = 132" in f["config"].attrs["preset hopper-h100"]
         for col in ["point", "study", "arch", "kernel", "block", "unroll", "cycles", "time_ms", "status", "message",
-                    "wall_s"] + METRICS:
+                    "wall_s"] + METRICS + TEXTS:
             d = f[col]
             assert d.shape == (12,), col
             if col != "point":
@@ -37,6 +42,11 @@ def check_smoke(path):
         assert (f["status"][:] == 0).all()
         assert f["grid/cycles"].shape == (3, 4)
         assert st.dim_names(f["grid/cycles"]) == ["block", "unroll"]
+        assert h5py.check_string_dtype(f["limiter"].dtype).encoding == "utf-8"
+        assert {v.decode() for v in f["limiter"][()]} <= LIMITERS
+        assert set(f["occupancy_limit"].asstr()[()]) == {"threads"}  # as the synthetic runner says
+        assert f["limiter_evidence"].asstr()[0].startswith('synthetic, "point"\t')  # comma, quote, tab intact
+        assert f["grid/limiter"].shape == (3, 4) and st.dim_names(f["grid/limiter"]) == ["block", "unroll"]
 
     ds = xr.open_dataset(path, engine="h5netcdf")
     assert ds.sizes["point"] == 12
@@ -50,6 +60,9 @@ def check_smoke(path):
     for m in ["cycles", "ipc", "l2_hit_rate"]:
         assert np.array_equal(grid[m].values.ravel(), df[m].to_numpy(dtype=float)), m
     assert float(grid["ipc"].sel(block=128, unroll=4)) == float(df.query("block == 128 and unroll == 4")["ipc"].iloc[0])
+    # The limiter over the grid reads back as words, the same as its column.
+    assert grid["limiter"].values.ravel().tolist() == df["limiter"].tolist()
+    assert str(grid["limiter"].sel(block=256, unroll=8).values) in LIMITERS
     # pandas straight from h5py columns, as the README shows.
     with h5py.File(path, "r") as f:
         frame = pd.DataFrame({k: f[k][()] for k in ["block", "unroll", "cycles"]})
@@ -71,6 +84,10 @@ def check_two_studies(path):
     assert list(u.dims) == ["arch", "block", "unroll", "offset"] or set(u.dims) == {"arch", "block", "unroll", "offset"}
     assert u["arch"].values.tolist() == ["kepler-k20x", "hopper-h100"]
     assert np.isnan(u["cycles"].sel(arch="hopper-h100", block=1024)).all()
+    # A failed point has no limiter: "" in its column and over the grid.
+    assert (u["limiter"].sel(block=1024) == "").all()
+    with h5py.File(path, "r") as f:
+        assert f["limiter"].asstr()[8] == ""
     assert (u["status"].sel(block=1024) == 1).all()
     p = xr.open_dataset(path, group="grid/persist", engine="h5netcdf")
     assert dict(p.sizes) == {"hit_ratio": 5, "persist_bytes": 3}

@@ -98,6 +98,15 @@ TEST_CASE("validation: H100 counters exact and times within 10% (n = 2^20 rows)"
   check_table("h100-counters", true);
 }
 
+TEST_CASE("validation: H100 verdicts agree with ncu's bound, utilisations within 10 points (n = 2^20 rows, apps)",
+          "[validation][slow]") {
+  // The n = 2^26 and persistKernel rows run in `warpsim validate`: the 14 persistKernel launches
+  // (persist_10MB.csv, persist_breakdown.csv) mostly disagree there, the model's persistKernel being
+  // 40-50% fast (README, known gaps), which puts its DRAM or L2 over 60% where the H100's stays
+  // near 33%.
+  check_table("h100-limiter", true);
+}
+
 TEST_CASE("validation: H100 empty-block dispatch timings within 25%", "[validation][slow]") {
   check_table("h100-dispatch", false);
 }
