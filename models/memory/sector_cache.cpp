@@ -1,15 +1,14 @@
 // See sector_cache.hpp.
 #include "models/memory/sector_cache.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
-#include <cstring>
+#include <cstddef>
+#include <cstdint>
 #include <new>
 #include <stdexcept>
 #include <string>
-
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 namespace warpsim::models::memory {
 
@@ -30,23 +29,30 @@ SectorCache::SectorCache(const SectorCacheGeometry& g) {
   if (line_shift_ >= 0 && (sector_bytes_ & (sector_bytes_ - 1)) == 0)
     sector_in_line_shift_ = __builtin_ctz(sector_bytes_);
   block_words_ = std::size_t{ways_} * 2 + (std::size_t{ways_} * sectors_per_line_ + 1) / 2;
-  // 2 MB-aligned and advised as huge pages before first touch: an H100 L2 is ~40 MB of state
-  // touched at random, and 4 KB pages would add a TLB miss to most accesses.
-  // Small caches (an L1: ~100 KB, one per SM) stay on ordinary 64-byte-aligned memory.
+  // Anonymous memory is zero pages until first written: every line invalid (sector_cache.hpp),
+  // and nothing resident until a set is used. An H100 L2 is ~13 MB of state touched at random,
+  // so it is advised as huge pages (4 KB pages would add a TLB miss to most accesses); small
+  // caches (an L1: ~64 KB, one per SM) keep ordinary pages.
   constexpr std::size_t kHugePage = std::size_t{2} << 20;
   const std::size_t bytes = block_words_ * sets_ * sizeof(std::uint64_t);
   const bool huge = bytes >= 4 * kHugePage;
-  const std::size_t alignment = huge ? kHugePage : 64;
+  const std::size_t alignment = huge ? kHugePage : 4096;
   const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
-  void* memory = std::aligned_alloc(alignment, rounded);
-  if (memory == nullptr) throw std::bad_alloc();
-#ifdef __linux__
-  if (huge) madvise(memory, rounded, MADV_HUGEPAGE);  // advice only: harmless if refused
+  const std::size_t mapped = rounded + (huge ? kHugePage : 0);  // room to align the start
+  void* memory = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) throw std::bad_alloc();
+  auto* start = static_cast<std::byte*>(memory);
+  auto* aligned = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(start) + alignment - 1) / alignment * alignment);
+  if (aligned != start) munmap(start, static_cast<std::size_t>(aligned - start));
+  const std::size_t tail = mapped - static_cast<std::size_t>(aligned - start) - rounded;
+  if (tail != 0) munmap(aligned + rounded, tail);
+#ifdef MADV_HUGEPAGE
+  if (huge) madvise(aligned, rounded, MADV_HUGEPAGE);  // advice only: harmless if refused
 #endif
-  std::memset(memory, 0, bytes);  // untyped: tags and metadata are read as 64-bit words, fills as 32-bit
-  words_.reset(static_cast<std::uint64_t*>(memory));
-  invalidate_all();
+  words_ = std::unique_ptr<std::uint64_t[], UnmapWords>(reinterpret_cast<std::uint64_t*>(aligned), UnmapWords{rounded});
 }
+
+void UnmapWords::operator()(std::uint64_t* p) const { munmap(p, bytes); }
 
 void SectorCache::rebase(sim::Cycle ready) {
   const sim::Cycle epoch = ready - (kReadyMask + 1) / 2;
@@ -62,11 +68,9 @@ void SectorCache::rebase(sim::Cycle ready) {
 }
 
 void SectorCache::invalidate_all() {
-  for (std::uint32_t set = 0; set < sets_; ++set) {
-    std::uint64_t* tags = block(set);
-    std::fill(tags, tags + ways_, kInvalidTag);
-    std::fill(tags + ways_, tags + 2 * ways_, pack(0, LineClass::Normal, 0, 0));
-  }
+  if (!installed_) return;  // all invalid already (a kernel boundary finds most L1s unused)
+  for (std::uint32_t set = 0; set < sets_; ++set) std::fill_n(block(set), 2 * ways_, std::uint64_t{0});
+  installed_ = false;
 }
 
 }  // namespace warpsim::models::memory
