@@ -12,6 +12,7 @@
 #include "tests/traces/accelsim_test_helpers.hpp"
 #include "traces/accelsim/byte_source.hpp"
 #include "traces/accelsim/kernelslist.hpp"
+#include "traces/accelsim/opcode_table.hpp"
 #include "traces/open_workload.hpp"
 #include "traces/wtrace/wtrace_writer.hpp"
 
