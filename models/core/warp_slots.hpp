@@ -8,9 +8,8 @@
 #include <new>
 #include <vector>
 
-#include <sys/mman.h>
-
 #include "models/core/warp.hpp"
+#include "sim/zero_pages.hpp"
 
 namespace warpsim::models {
 
@@ -18,15 +17,13 @@ class WarpSlots {
  public:
   explicit WarpSlots(std::size_t count) : count_(count), bytes_(count * sizeof(Warp)), built_(count, false) {
     if (bytes_ == 0) return;
-    void* memory = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (memory == MAP_FAILED) throw std::bad_alloc();
     static_assert(alignof(Warp) <= 4096, "slots are page-aligned");
-    slots_ = static_cast<Warp*>(memory);
+    slots_ = static_cast<Warp*>(sim::map_zero_pages(bytes_, false));
   }
   ~WarpSlots() {
     for (std::size_t slot = 0; slot < count_; ++slot)
       if (built_[slot]) slots_[slot].~Warp();
-    if (slots_ != nullptr) munmap(slots_, bytes_);
+    sim::unmap_zero_pages(slots_, bytes_, false);
   }
   WarpSlots(const WarpSlots&) = delete;
   WarpSlots& operator=(const WarpSlots&) = delete;

@@ -1,14 +1,11 @@
 // See sector_cache.hpp.
 #include "models/memory/sector_cache.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
-#include <cstddef>
-#include <cstdint>
-#include <new>
 #include <stdexcept>
 #include <string>
+
+#include "sim/zero_pages.hpp"
 
 namespace warpsim::models::memory {
 
@@ -29,30 +26,17 @@ SectorCache::SectorCache(const SectorCacheGeometry& g) {
   if (line_shift_ >= 0 && (sector_bytes_ & (sector_bytes_ - 1)) == 0)
     sector_in_line_shift_ = __builtin_ctz(sector_bytes_);
   block_words_ = std::size_t{ways_} * 2 + (std::size_t{ways_} * sectors_per_line_ + 1) / 2;
-  // Anonymous memory is zero pages until first written: every line invalid (sector_cache.hpp),
-  // and nothing resident until a set is used. An H100 L2 is ~13 MB of state touched at random,
-  // so it is advised as huge pages (4 KB pages would add a TLB miss to most accesses); small
-  // caches (an L1: ~64 KB, one per SM) keep ordinary pages.
-  constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  // Zero pages until first written: every line invalid (sector_cache.hpp), and nothing resident
+  // until a set is used. An H100 L2 is ~13 MB of state touched at random, so it is advised as
+  // huge pages (4 KB pages would add a TLB miss to most accesses); small caches (an L1: ~64 KB,
+  // one per SM) keep ordinary pages.
   const std::size_t bytes = block_words_ * sets_ * sizeof(std::uint64_t);
-  const bool huge = bytes >= 4 * kHugePage;
-  const std::size_t alignment = huge ? kHugePage : 4096;
-  const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
-  const std::size_t mapped = rounded + (huge ? kHugePage : 0);  // room to align the start
-  void* memory = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (memory == MAP_FAILED) throw std::bad_alloc();
-  auto* start = static_cast<std::byte*>(memory);
-  auto* aligned = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(start) + alignment - 1) / alignment * alignment);
-  if (aligned != start) munmap(start, static_cast<std::size_t>(aligned - start));
-  const std::size_t tail = mapped - static_cast<std::size_t>(aligned - start) - rounded;
-  if (tail != 0) munmap(aligned + rounded, tail);
-#ifdef MADV_HUGEPAGE
-  if (huge) madvise(aligned, rounded, MADV_HUGEPAGE);  // advice only: harmless if refused
-#endif
-  words_ = std::unique_ptr<std::uint64_t[], UnmapWords>(reinterpret_cast<std::uint64_t*>(aligned), UnmapWords{rounded});
+  const bool huge = bytes >= (std::size_t{8} << 20);
+  words_ = std::unique_ptr<std::uint64_t[], UnmapWords>(static_cast<std::uint64_t*>(sim::map_zero_pages(bytes, huge)),
+                                                       UnmapWords{bytes, huge});
 }
 
-void UnmapWords::operator()(std::uint64_t* p) const { munmap(p, bytes); }
+void UnmapWords::operator()(std::uint64_t* p) const { sim::unmap_zero_pages(p, bytes, huge); }
 
 void SectorCache::rebase(sim::Cycle ready) {
   const sim::Cycle epoch = ready - (kReadyMask + 1) / 2;

@@ -24,9 +24,10 @@ struct SectorCacheGeometry {
   std::uint32_t ways = 4;
 };
 
-// Gives back a cache's words (mapped memory, sector_cache.cpp).
+// Gives back a cache's words (sim/zero_pages.hpp).
 struct UnmapWords {
   std::size_t bytes = 0;
+  bool huge = false;
   void operator()(std::uint64_t* p) const;
 };
 
