@@ -18,7 +18,7 @@ void PipelinedKernelSource::stop() {
 }
 
 void PipelinedKernelSource::start(std::unique_ptr<BlockProducer> producer) {
-  pipeline_ = std::make_unique<BlockPipeline>(std::move(producer));
+  pipeline_ = std::make_unique<BlockPipeline>(std::move(producer), turns_);
   ahead_.reset();
   last_opened_id_.reset();
   at_end_ = false;

@@ -20,6 +20,8 @@ class PipelinedKernelSource : public TracedKernelSource {
   std::optional<std::uint64_t> next_traced_block(std::uint64_t from) override;
 
  protected:
+  // `turns` is shared by the launches of the workload this kernel belongs to, or null.
+  explicit PipelinedKernelSource(std::shared_ptr<ReadAheadTurns> turns) : turns_(std::move(turns)) {}
   // Derived constructors call this once info() is known, with the producer of the first read.
   void start(std::unique_ptr<BlockProducer> producer);
   // A producer that reads the kernel from its first block again.
@@ -33,6 +35,7 @@ class PipelinedKernelSource : public TracedKernelSource {
   std::shared_ptr<const wtrace::BlockRecord> read_block();
   void stop();
 
+  std::shared_ptr<ReadAheadTurns> turns_;
   std::unique_ptr<BlockPipeline> pipeline_;
   std::shared_ptr<const wtrace::BlockRecord> ahead_;  // read but not yet asked for
   std::optional<std::uint64_t> last_opened_id_;

@@ -101,3 +101,41 @@ TEST_CASE("a block pipeline reads a bounded number of bytes ahead, and a small o
   CHECK(released);
   CHECK(made < 1'000'000);
 }
+
+TEST_CASE("a workload's launches read ahead in turn: a later one only its head start until the earlier is read",
+          "[traces][pipeline]") {
+  std::atomic<std::uint64_t> made_first{0}, made_second{0};
+  std::atomic<bool> released_first{false}, released_second{false};
+  const std::size_t block_bytes = 64 << 10;
+  auto turns = std::make_shared<ReadAheadTurns>();
+  auto still = [](std::atomic<std::uint64_t>& made) {
+    std::uint64_t seen = ~std::uint64_t{0};
+    while (made != seen) {
+      seen = made;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return seen;
+  };
+  // The first launch has the turn: it reads its whole (short) kernel with nobody asking.
+  auto first = std::make_unique<BlockPipeline>(
+      std::make_unique<CountingProducer>(20, block_bytes, false, made_first, released_first), turns);
+  auto second = std::make_unique<BlockPipeline>(
+      std::make_unique<CountingProducer>(1'000'000, block_bytes, false, made_second, released_second), turns);
+  CHECK(still(made_first) == 20);
+  CHECK(released_first);  // read to its end: its turn passes on
+  // The second then reads ahead as far as anyone asking for blocks would let it.
+  CHECK(still(made_second) * block_bytes > BlockPipeline::kHeadStartBytes + 2 * block_bytes);
+  first.reset();
+  second.reset();
+
+  // Two launches again: while the first is still being read, the second reads its head start only.
+  made_first = made_second = 0;
+  auto third = std::make_unique<BlockPipeline>(
+      std::make_unique<CountingProducer>(1'000'000, block_bytes, false, made_first, released_first), turns);
+  auto fourth = std::make_unique<BlockPipeline>(
+      std::make_unique<CountingProducer>(1'000'000, block_bytes, false, made_second, released_second), turns);
+  CHECK(still(made_first) * block_bytes > BlockPipeline::kHeadStartBytes + 2 * block_bytes);
+  CHECK(still(made_second) * block_bytes <= BlockPipeline::kHeadStartBytes + 2 * block_bytes);
+  third.reset();  // stops reading: the turn passes to the fourth
+  CHECK(still(made_second) * block_bytes > BlockPipeline::kHeadStartBytes + 2 * block_bytes);
+}

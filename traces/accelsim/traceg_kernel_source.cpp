@@ -5,11 +5,12 @@
 
 namespace warpsim::traces::accelsim {
 
-TracegKernelSource::TracegKernelSource(std::string path)
-    : TracegKernelSource(path, [path] { return open_byte_source(path); }) {}
+TracegKernelSource::TracegKernelSource(std::string path, std::shared_ptr<ReadAheadTurns> turns)
+    : TracegKernelSource(path, [path] { return open_byte_source(path); }, std::move(turns)) {}
 
-TracegKernelSource::TracegKernelSource(std::string path, std::function<std::unique_ptr<ByteSource>()> open)
-    : path_(std::move(path)), open_(std::move(open)) {
+TracegKernelSource::TracegKernelSource(std::string path, std::function<std::unique_ptr<ByteSource>()> open,
+                                       std::shared_ptr<ReadAheadTurns> turns)
+    : PipelinedKernelSource(std::move(turns)), path_(std::move(path)), open_(std::move(open)) {
   start(open_at_first_block());
 }
 

@@ -18,11 +18,13 @@ namespace warpsim::traces::accelsim {
 
 class TracegKernelSource : public PipelinedKernelSource {
  public:
-  // Reads the header; throws InputError (file:line) if it is malformed.
-  explicit TracegKernelSource(std::string path);
+  // Reads the header; throws InputError (file:line) if it is malformed. `turns` is shared by the
+  // launches of the kernelslist.g the trace is one of (traces/read_ahead_turns.hpp).
+  explicit TracegKernelSource(std::string path, std::shared_ptr<ReadAheadTurns> turns = nullptr);
   // The same, reading bytes from `open()` (called again if the source must reread); `path`
   // only names the input in messages.
-  TracegKernelSource(std::string path, std::function<std::unique_ptr<ByteSource>()> open);
+  TracegKernelSource(std::string path, std::function<std::unique_ptr<ByteSource>()> open,
+                     std::shared_ptr<ReadAheadTurns> turns = nullptr);
   ~TracegKernelSource() override;
 
   const KernelInfo& info() const override { return header_.info; }

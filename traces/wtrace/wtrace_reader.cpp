@@ -29,8 +29,9 @@ Dim3 dim3_field(ByteReader& r, const char* what) {
 
 }  // namespace
 
-WtraceKernelSource::WtraceKernelSource(const std::string& path, const ChunkLocation& begin, const ChunkLocation& end)
-    : path_(path), begin_(begin), end_(end) {
+WtraceKernelSource::WtraceKernelSource(const std::string& path, const ChunkLocation& begin, const ChunkLocation& end,
+                                       std::shared_ptr<ReadAheadTurns> turns)
+    : PipelinedKernelSource(std::move(turns)), path_(path), begin_(begin), end_(end) {
   ChunkReader chunks(path);  // for the two chunks here; each producer opens its own
   version_ = chunks.version();
   try {
@@ -84,6 +85,7 @@ std::unique_ptr<BlockProducer> WtraceKernelSource::reopen() {
 Workload read_wtrace_workload(const std::string& path) {
   ChunkReader chunks(path);
   Workload w;
+  auto turns = std::make_shared<ReadAheadTurns>();  // the launches read ahead in turn
   std::uint64_t offset = kFileHeaderBytes, index = 0;
   std::uint64_t declared_steps = 0;
   bool have_kernel = false;
@@ -127,8 +129,8 @@ Workload read_wtrace_workload(const std::string& path) {
         if (!have_kernel) throw InputError(chunks.where(loc), "kernel end without a kernel header");
         LaunchStep launch;
         launch.label = kernel_label;
-        launch.open = [path, begin = kernel_begin, end = loc]() -> std::unique_ptr<KernelSource> {
-          return std::make_unique<WtraceKernelSource>(path, begin, end);
+        launch.open = [path, begin = kernel_begin, end = loc, turns]() -> std::unique_ptr<KernelSource> {
+          return std::make_unique<WtraceKernelSource>(path, begin, end, turns);
         };
         w.steps.push_back(WorkloadStep{WorkloadStep::Kind::Launch, {}, std::move(launch)});
         have_kernel = false;

@@ -19,8 +19,10 @@ Workload read_wtrace_workload(const std::string& path);
 
 class WtraceKernelSource : public PipelinedKernelSource {
  public:
-  // The kernel whose KernelBegin chunk is `begin` and KernelEnd chunk is `end` in `path`.
-  WtraceKernelSource(const std::string& path, const ChunkLocation& begin, const ChunkLocation& end);
+  // The kernel whose KernelBegin chunk is `begin` and KernelEnd chunk is `end` in `path`;
+  // `turns` is shared by the launches of the file (traces/read_ahead_turns.hpp).
+  WtraceKernelSource(const std::string& path, const ChunkLocation& begin, const ChunkLocation& end,
+                     std::shared_ptr<ReadAheadTurns> turns = nullptr);
   ~WtraceKernelSource() override;
 
   const KernelInfo& info() const override { return info_; }
