@@ -136,11 +136,16 @@ void TracegBlockReader::read_warp(std::uint32_t warp, std::uint64_t count, std::
     if (!is_hex_digit(line.front()))
       lines_->fail("warp " + std::to_string(warp) + " (line " + std::to_string(warp_line) + ") announced insts = " +
                    std::to_string(count) + " but only " + std::to_string(i) + " instruction lines follow");
+    if (const Instruction* seen = lines_seen_.find(line)) {
+      builder_.add(warp, *seen);
+      continue;
+    }
     try {
       decoder_.decode(line, instruction_);
     } catch (const LineError& e) {
       lines_->fail(e.what());
     }
+    lines_seen_.remember(line, instruction_);
     builder_.add(warp, instruction_);
   }
 }

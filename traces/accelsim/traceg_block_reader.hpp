@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "traces/accelsim/decoded_line_cache.hpp"
 #include "traces/accelsim/instruction_decoder.hpp"
 #include "traces/accelsim/line_reader.hpp"
 #include "traces/accelsim/trace_header.hpp"
@@ -34,6 +35,7 @@ class TracegBlockReader final : public BlockProducer {
   std::unique_ptr<LineReader> lines_;
   const KernelInfo info_;
   InstructionDecoder decoder_;
+  DecodedLineCache lines_seen_;
   wtrace::BlockRecordBuilder builder_;
   Instruction instruction_;
   bool begin_pending_;  // the header already consumed "#BEGIN_TB"

@@ -30,6 +30,7 @@ void BlockRecordBuilder::begin(std::uint64_t id, std::uint32_t warps) {
     s.slots.fill(AddressSlot{});
   }
   entries_.clear();
+  ++block_serial_;
   memory_entries_ = 0;
   table_.clear();
   table_pc_ = 0;
@@ -44,11 +45,14 @@ BlockRecordBuilder::Entry BlockRecordBuilder::entry_of(const Instruction& inst) 
   static_assert(sizeof(InstructionHead) == sizeof(EntryKey::words), "InstructionHead has no padding to hash");
   EntryKey key;
   std::memcpy(key.words.data(), &head, sizeof head);
+  Recent& recent = recent_[(head.pc >> 3) % recent_.size()];
+  if (recent.block == block_serial_ && recent.key == key) return recent.entry;
   auto [it, added] = entries_.try_emplace(key, Entry{static_cast<std::uint32_t>(entries_.size()), kNotMemory});
   if (added) {
     if (head.is_memory()) it->second.memory_number = memory_entries_++;
     encode_entry(head, table_pc_, table_);
   }
+  recent = Recent{key, it->second, block_serial_};
   return it->second;
 }
 

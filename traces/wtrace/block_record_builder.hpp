@@ -59,6 +59,15 @@ class BlockRecordBuilder {
   std::vector<WarpState> warps_;
   std::uint32_t warp_count_ = 0;
   std::unordered_map<EntryKey, Entry, EntryHash> entries_;
+  // The entries looked up last, by PC: a warp's next instruction is usually one of them, found
+  // without hashing. Valid for the block whose serial they carry.
+  struct Recent {
+    EntryKey key{};
+    Entry entry{};
+    std::uint64_t block = ~std::uint64_t{0};
+  };
+  std::array<Recent, 256> recent_{};
+  std::uint64_t block_serial_ = 0;
   std::uint32_t memory_entries_ = 0;
   ByteWriter table_;
   std::uint32_t table_pc_ = 0;
