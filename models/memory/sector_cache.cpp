@@ -32,11 +32,11 @@ SectorCache::SectorCache(const SectorCacheGeometry& g) {
   // one per SM) keep ordinary pages.
   const std::size_t bytes = block_words_ * sets_ * sizeof(std::uint64_t);
   const bool huge = bytes >= (std::size_t{8} << 20);
-  words_ = std::unique_ptr<std::uint64_t[], UnmapWords>(static_cast<std::uint64_t*>(sim::map_zero_pages(bytes, huge)),
+  words_ = std::unique_ptr<std::uint64_t[], UnmapWords>(static_cast<std::uint64_t*>(sim::allocate_zeroed(bytes, 64, huge)),
                                                        UnmapWords{bytes, huge});
 }
 
-void UnmapWords::operator()(std::uint64_t* p) const { sim::unmap_zero_pages(p, bytes, huge); }
+void UnmapWords::operator()(std::uint64_t* p) const { sim::free_zeroed(p, bytes, huge); }
 
 void SectorCache::rebase(sim::Cycle ready) {
   const sim::Cycle epoch = ready - (kReadyMask + 1) / 2;

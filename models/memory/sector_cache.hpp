@@ -121,7 +121,7 @@ class SectorCache {
   // Replaces the line (the caller has handled what was there) with an empty line.
   void install(const Line& line, std::uint64_t line_number, LineClass cls) {
     *line.tag = stored_tag(line_number);
-    installed_ = true;
+    if (!installed_) installed_ = true;  // read, not written, once set: the hot path's line stays clean
     *line.meta = pack(++clock_, cls, 0, 0);
   }
   void invalidate(const Line& line) {

@@ -54,7 +54,7 @@ class XzMemory {
  public:
   XzMemory() : allocator_{&XzMemory::allocate, &XzMemory::release, this} {}
   ~XzMemory() {
-    for (const auto& [p, bytes] : mapped_) sim::unmap_zero_pages(p, bytes, true);
+    for (const auto& [p, bytes] : mapped_) sim::free_zeroed(p, bytes, true);
   }
   XzMemory(const XzMemory&) = delete;
   XzMemory& operator=(const XzMemory&) = delete;
@@ -67,7 +67,7 @@ class XzMemory {
     const std::size_t bytes = count * size;
     if (bytes < kMapped) return std::malloc(bytes);
     try {
-      void* p = sim::map_zero_pages(bytes, true);
+      void* p = sim::allocate_zeroed(bytes, 4096, true);
       m.mapped_.emplace_back(p, bytes);
       return p;
     } catch (const std::bad_alloc&) {
@@ -78,7 +78,7 @@ class XzMemory {
     auto& m = *static_cast<XzMemory*>(self);
     for (auto it = m.mapped_.begin(); it != m.mapped_.end(); ++it)
       if (it->first == p) {
-        sim::unmap_zero_pages(p, it->second, true);
+        sim::free_zeroed(p, it->second, true);
         m.mapped_.erase(it);
         return;
       }
