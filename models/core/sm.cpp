@@ -148,6 +148,7 @@ void Sm::arrive(std::uint32_t b, sim::Cycle now) {
     const std::uint32_t slot = free_slot(active_masks(), next_scheduler_);
     const std::uint32_t s = slot / width_, i = slot % width_;
     next_scheduler_ = (next_scheduler_ + 1) % arch_.schedulers;
+    warps_.prepare(slot);
     Warp& w = warps_[slot];
     w.stream.hold(std::move(stream));
     w.head = 0;
@@ -645,9 +646,9 @@ void Sm::close_books(sim::Cycle at) {
 std::string Sm::waiting_for() const {
   int barrier = 0, memory = 0, other = 0;
   for (std::uint32_t slot = 0; slot < warps_.size(); ++slot) {
-    const Warp& w = warps_[slot];
     const std::uint32_t s = slot / width_, i = slot % width_;
     if ((sched_[s].active >> i & 1u) == 0) continue;
+    const Warp& w = warps_[slot];
     if (is_at_barrier(s, i))
       ++barrier;
     else if (w.count > 0 && w.scoreboard.blocked_by_memory(w.front()))

@@ -18,6 +18,7 @@
 #include "models/core/unit_pool.hpp"
 #include "models/core/warp.hpp"
 #include "models/core/warp_scan.hpp"
+#include "models/core/warp_slots.hpp"
 #include "models/core/warp_timeline.hpp"
 #include "models/memory/memory_system.hpp"
 #include "models/occupancy.hpp"
@@ -236,7 +237,7 @@ class Sm final : public sim::ClockedComponent {
 
   const std::uint32_t per_scheduler_;                 // warp slots per scheduler
   const std::uint32_t width_;                         // per_scheduler_ rounded up to a multiple of 4 (warp_scan.hpp)
-  std::vector<Warp> warps_;                           // slot -> warp (slot_of)
+  WarpSlots warps_;                                   // slot -> warp (slot_of)
   std::vector<Scheduler> sched_;                      // scheduler -> its masks and standing
   ReadyStamps stamps_;                                // ready cycles <-> the stamps below
   // When each warp's head instruction may issue, as a stamp, by slot; a scheduler's warps are

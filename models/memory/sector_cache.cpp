@@ -2,14 +2,10 @@
 #include "models/memory/sector_cache.hpp"
 
 #include <algorithm>
-#include <cstring>
-#include <new>
 #include <stdexcept>
 #include <string>
 
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
+#include "sim/zero_pages.hpp"
 
 namespace warpsim::models::memory {
 
@@ -30,23 +26,17 @@ SectorCache::SectorCache(const SectorCacheGeometry& g) {
   if (line_shift_ >= 0 && (sector_bytes_ & (sector_bytes_ - 1)) == 0)
     sector_in_line_shift_ = __builtin_ctz(sector_bytes_);
   block_words_ = std::size_t{ways_} * 2 + (std::size_t{ways_} * sectors_per_line_ + 1) / 2;
-  // 2 MB-aligned and advised as huge pages before first touch: an H100 L2 is ~40 MB of state
-  // touched at random, and 4 KB pages would add a TLB miss to most accesses.
-  // Small caches (an L1: ~100 KB, one per SM) stay on ordinary 64-byte-aligned memory.
-  constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  // Zero pages until first written: every line invalid (sector_cache.hpp), and nothing resident
+  // until a set is used. An H100 L2 is ~13 MB of state touched at random, so it is advised as
+  // huge pages (4 KB pages would add a TLB miss to most accesses); small caches (an L1: ~64 KB,
+  // one per SM) keep ordinary pages.
   const std::size_t bytes = block_words_ * sets_ * sizeof(std::uint64_t);
-  const bool huge = bytes >= 4 * kHugePage;
-  const std::size_t alignment = huge ? kHugePage : 64;
-  const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
-  void* memory = std::aligned_alloc(alignment, rounded);
-  if (memory == nullptr) throw std::bad_alloc();
-#ifdef __linux__
-  if (huge) madvise(memory, rounded, MADV_HUGEPAGE);  // advice only: harmless if refused
-#endif
-  std::memset(memory, 0, bytes);  // untyped: tags and metadata are read as 64-bit words, fills as 32-bit
-  words_.reset(static_cast<std::uint64_t*>(memory));
-  invalidate_all();
+  const bool huge = bytes >= (std::size_t{8} << 20);
+  words_ = std::unique_ptr<std::uint64_t[], UnmapWords>(static_cast<std::uint64_t*>(sim::allocate_zeroed(bytes, 64, huge)),
+                                                       UnmapWords{bytes, huge});
 }
+
+void UnmapWords::operator()(std::uint64_t* p) const { sim::free_zeroed(p, bytes, huge); }
 
 void SectorCache::rebase(sim::Cycle ready) {
   const sim::Cycle epoch = ready - (kReadyMask + 1) / 2;
@@ -62,11 +52,9 @@ void SectorCache::rebase(sim::Cycle ready) {
 }
 
 void SectorCache::invalidate_all() {
-  for (std::uint32_t set = 0; set < sets_; ++set) {
-    std::uint64_t* tags = block(set);
-    std::fill(tags, tags + ways_, kInvalidTag);
-    std::fill(tags + ways_, tags + 2 * ways_, pack(0, LineClass::Normal, 0, 0));
-  }
+  if (!installed_) return;  // all invalid already (a kernel boundary finds most L1s unused)
+  for (std::uint32_t set = 0; set < sets_; ++set) std::fill_n(block(set), 2 * ways_, std::uint64_t{0});
+  installed_ = false;
 }
 
 }  // namespace warpsim::models::memory

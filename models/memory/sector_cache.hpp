@@ -5,8 +5,8 @@
 // go first, persisting lines last: S4.1, S4.5). Only state: no timing and no policy about what
 // to do on a miss; L1, the read-only cache and L2 build on it. Flat arrays, no allocation after
 // construction.
+#include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 
 #include "models/memory/way_scan.hpp"
@@ -22,6 +22,13 @@ struct SectorCacheGeometry {
   std::uint32_t line_bytes = 128;
   std::uint32_t sector_bytes = 32;
   std::uint32_t ways = 4;
+};
+
+// Gives back a cache's words (sim/zero_pages.hpp).
+struct UnmapWords {
+  std::size_t bytes = 0;
+  bool huge = false;
+  void operator()(std::uint64_t* p) const;
 };
 
 class SectorCache {
@@ -85,7 +92,7 @@ class SectorCache {
   }
   // The line `line_number` in `set`, or a handle that is not found().
   Line find(std::uint32_t set, std::uint64_t line_number) const {
-    const std::uint32_t way = first_equal(block(set), ways_, line_number);
+    const std::uint32_t way = first_equal(block(set), ways_, stored_tag(line_number));
     return way < ways_ ? line_in(set, way) : Line{};
   }
   // The line to replace in `set`: an invalid one, else the least recently used of the lowest
@@ -93,7 +100,7 @@ class SectorCache {
   // the LRU stamp in the metadata word, so one comparison orders both.
   Line victim(std::uint32_t set) const {
     const std::uint64_t* tags = block(set);
-    const std::uint32_t invalid = first_equal(tags, ways_, kInvalidTag);
+    const std::uint32_t invalid = first_equal(tags, ways_, kInvalidStored);
     return line_in(set, invalid < ways_ ? invalid : lowest_way(tags + ways_, ways_, kRankMask));
   }
   // The line `line_number` in its default set, touched (`present` true); else the set's victim,
@@ -113,18 +120,19 @@ class SectorCache {
   }
   // Replaces the line (the caller has handled what was there) with an empty line.
   void install(const Line& line, std::uint64_t line_number, LineClass cls) {
-    *line.tag = line_number;
+    *line.tag = stored_tag(line_number);
+    if (!installed_) installed_ = true;  // read, not written, once set: the hot path's line stays clean
     *line.meta = pack(++clock_, cls, 0, 0);
   }
   void invalidate(const Line& line) {
-    *line.tag = kInvalidTag;
-    *line.meta = pack(0, LineClass::Normal, 0, 0);
+    *line.tag = kInvalidStored;
+    *line.meta = 0;
   }
   void invalidate_all();
   void touch(const Line& line) { *line.meta = (*line.meta & ~kLruMask) | (++clock_ & kLruMask); }
 
-  bool valid(const Line& line) const { return *line.tag != kInvalidTag; }
-  std::uint64_t tag(const Line& line) const { return *line.tag; }
+  bool valid(const Line& line) const { return *line.tag != kInvalidStored; }
+  std::uint64_t tag(const Line& line) const { return *line.tag - 1; }  // an invalid line's: ~0
   bool sector_valid(const Line& line, std::uint32_t sector) const { return (valid_mask(line) >> sector) & 1u; }
   std::uint8_t valid_mask(const Line& line) const { return static_cast<std::uint8_t>(*line.meta >> kValidShift); }
   std::uint8_t dirty_mask(const Line& line) const { return static_cast<std::uint8_t>(*line.meta >> kDirtyShift); }
@@ -165,7 +173,7 @@ class SectorCache {
     std::uint32_t count = 0, oldest_way = kNone;
     std::uint64_t oldest_stamp = ~std::uint64_t{0};
     for (std::uint32_t w = 0; w < ways_; ++w) {
-      if (tags[w] == kInvalidTag || (meta[w] >> kDirtyShift) == 0) continue;
+      if (tags[w] == kInvalidStored || (meta[w] >> kDirtyShift) == 0) continue;
       if (((meta[w] >> kClassShift) & 3u) >= static_cast<std::uint8_t>(below)) continue;
       ++count;
       if (tags + w != except.tag && (meta[w] & kLruMask) < oldest_stamp) {
@@ -190,7 +198,11 @@ class SectorCache {
   // page instead of one line per array: the simulated L2 is tens of MB and streaming kernels
   // touch a new set with nearly every access, so host cache and TLB misses are what costs
   // (32-bit fill cycles take an H100's L1s and L2 from 31 to 21 MB).
-  static constexpr std::uint64_t kInvalidTag = ~std::uint64_t{0};
+  // A tag is stored plus one, so that an invalid line (and metadata) is all zero bits: the cache
+  // starts as zero pages the host maps only when a set is first touched, and a run pays, in
+  // time and memory, for the sets it uses rather than for the whole GPU's caches.
+  static constexpr std::uint64_t kInvalidStored = 0;
+  static std::uint64_t stored_tag(std::uint64_t line_number) { return line_number + 1; }
   static constexpr std::uint64_t kLruMask = (std::uint64_t{1} << 40) - 1;
   static constexpr int kClassShift = 40, kValidShift = 48, kDirtyShift = 56;
   static std::uint64_t pack(std::uint64_t lru, LineClass cls, std::uint8_t valid, std::uint8_t dirty) {
@@ -217,10 +229,8 @@ class SectorCache {
   std::uint64_t clock_ = 0;  // LRU stamps: larger = more recent (2^40 accesses before wrapping)
   sim::Cycle epoch_ = 0;     // fill cycles are stored as offsets from it
   std::size_t block_words_ = 0;  // ways x (tag + metadata) + ways x sectors_per_line / 2 fill cycles
-  struct FreeWords {
-    void operator()(std::uint64_t* p) const { std::free(p); }
-  };
-  std::unique_ptr<std::uint64_t[], FreeWords> words_;  // large: allocated on huge pages when possible
+  bool installed_ = false;  // a line was installed since the cache was last all invalid
+  std::unique_ptr<std::uint64_t[], UnmapWords> words_;  // zero pages, mapped as first touched
 };
 
 }  // namespace warpsim::models::memory

@@ -11,7 +11,9 @@
 #include "tests/test_support.hpp"
 #include "tests/traces/accelsim_test_helpers.hpp"
 #include "traces/accelsim/byte_source.hpp"
+#include "traces/accelsim/decoded_line_cache.hpp"
 #include "traces/accelsim/kernelslist.hpp"
+#include "traces/accelsim/opcode_table.hpp"
 #include "traces/open_workload.hpp"
 #include "traces/wtrace/wtrace_writer.hpp"
 
@@ -580,4 +582,29 @@ TEST_CASE("blocks in flight together read independently (traceg and wtrace)", "[
     for (const auto& [key, list] : got) CHECK(list.empty());
   }
   fs::remove_all(dir);
+}
+
+TEST_CASE("decoded lines are remembered by their whole text, and forgetting one never mistakes it for another", "[accelsim]") {
+  accelsim::DecodedLineCache cache;
+  std::vector<std::string> lines;
+  for (std::size_t k = 0; k < 3 * accelsim::DecodedLineCache::kEntries; ++k) lines.push_back("00" + std::to_string(k) + " ffffffff");
+  auto instruction_for = [](std::size_t k) {
+    Instruction inst;
+    inst.pc = static_cast<std::uint32_t>(k);
+    return inst;
+  };
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    CHECK(cache.find(lines[k]) == nullptr);
+    cache.remember(lines[k], instruction_for(k));
+    REQUIRE(cache.find(lines[k]));
+    CHECK(cache.find(lines[k])->pc == k);
+  }
+  std::size_t remembered = 0;
+  for (std::size_t k = 0; k < lines.size(); ++k)
+    if (const Instruction* found = cache.find(lines[k])) {
+      CHECK(found->pc == k);
+      ++remembered;
+    }
+  CHECK(remembered > 0);
+  CHECK(remembered <= accelsim::DecodedLineCache::kEntries);
 }

@@ -3,14 +3,18 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <lzma.h>
 #include <sys/resource.h>
+#include <zlib.h>
 
+#include "analysis/validation/reference_data.hpp"
 #include "sim/errors.hpp"
 #include "tests/test_support.hpp"
 #include "tests/traces/accelsim_test_helpers.hpp"
 #include "traces/accelsim/trace_origin.hpp"
 #include "traces/open_workload.hpp"
-#include "traces/wtrace/instruction_codec.hpp"
+#include "traces/wtrace/block_record_builder.hpp"
+#include "traces/wtrace/wtrace_format.hpp"
 #include "traces/wtrace/wtrace_writer.hpp"
 
 using namespace warpsim::traces;
@@ -212,18 +216,20 @@ TEST_CASE("a uniform constant load is written with every active lane's address",
   for (int lane = 0; lane < kWarpSize; ++lane) ldc.addr[static_cast<std::size_t>(lane)] = 0x1000 + 8u * lane;  // stale
   ldc.addr[4] = 0x28;
   ldc.uniform_address = true;
-  wtrace::ByteWriter out;
-  wtrace::WarpCodingState writing;
-  wtrace::encode_instruction(ldc, writing, out);
-
+  wtrace::BlockRecordBuilder builder;
+  builder.begin(0, 1);
+  builder.add(0, ldc);
+  KernelInfo kernel;
+  auto record = std::make_shared<wtrace::BlockRecord>(wtrace::parse_block_record(builder.finish(), kernel, "test"));
+  auto warps = wtrace::open_record_warps(record);
+  REQUIRE(warps.size() == 1);
   Instruction back;
   back.uniform_address = true;
-  wtrace::ByteReader in(out.bytes().data(), out.size());
-  wtrace::WarpCodingState reading;
-  wtrace::decode_instruction(in, reading, back);
+  REQUIRE(warps[0]->next(back));
   CHECK_FALSE(back.uniform_address);
   for (int lane = 4; lane < 16; ++lane) CHECK(back.addr[static_cast<std::size_t>(lane)] == 0x28);
   CHECK(same_instruction(ldc, back));
+  CHECK_FALSE(warps[0]->next(back));
 }
 
 TEST_CASE("a corrupted .wtrace is an InputError naming the file and the chunk", "[wtrace]") {
@@ -240,7 +246,7 @@ TEST_CASE("a corrupted .wtrace is an InputError naming the file and the chunk", 
   spit(bad, flipped);
   std::string e = read_everything(bad);
   CHECK(contains(e, "bad.wtrace: chunk "));
-  CHECK(contains(e, "(thread block) at byte"));
+  CHECK(contains(e, "(block data) at byte"));
   CHECK(contains(e, "checksum mismatch"));
 
   // Truncated anywhere: found when the file is opened, before any simulation.
@@ -263,7 +269,7 @@ TEST_CASE("rejected .wtrace files do not leak file descriptors", "[wtrace]") {
   // Found by fuzz_wtrace: a constructor that threw after fopen leaked the FILE.
   std::string dir = temp_dir("wtrace-fd");
   std::string bad = dir + "/bad.wtrace";
-  spit(bad, std::string("\x89WTRACE\n\x02\0\0\0\0\0\0\0", 16));  // format version 2
+  spit(bad, std::string("\x89WTRACE\n\x03\0\0\0\0\0\0\0", 16));  // format version 3
   // A low descriptor limit for the loop, so that a leak shows whatever the machine's limit.
   rlimit saved{};
   getrlimit(RLIMIT_NOFILE, &saved);
@@ -271,7 +277,7 @@ TEST_CASE("rejected .wtrace files do not leak file descriptors", "[wtrace]") {
   low.rlim_cur = std::min<rlim_t>(saved.rlim_cur, 256);
   setrlimit(RLIMIT_NOFILE, &low);
   int rejected = 0;
-  for (int i = 0; i < 1000; ++i) rejected += contains(read_everything(bad), "format version 2");
+  for (int i = 0; i < 1000; ++i) rejected += contains(read_everything(bad), "format version 3");
   setrlimit(RLIMIT_NOFILE, &saved);
   CHECK(rejected == 1000);
   fs::remove_all(dir);
@@ -303,5 +309,85 @@ TEST_CASE("trace convert writes a .wtrace that trace info reads", "[wtrace][cli]
   CHECK(contains(info.out, "8 x 128"));
   CHECK(contains(info.out, "tracer version 5, binary version 90"));
   CHECK(run_warpsim("trace convert " + shared_path("traces/btree-rodinia-sm90-v5") + " " + dir + "/btree.bin").exit_code == 2);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a version 1 .wtrace, written before version 2, reads the same as the trace it came from", "[wtrace]") {
+  // tests/traces/wtrace_v1/ holds vectoradd converted by warpsim at b4cdda7, the last version 1 writer.
+  const std::string old = std::string(WARPSIM_SOURCE_DIR) + "/tests/traces/wtrace_v1/vectoradd-sm80-v5.wtrace";
+  REQUIRE(slurp(old).substr(8, 4) == std::string("\x01\0\0\0", 4));
+  Workload w = open_workload(old);
+  Workload text = open_workload(shared_path("traces/vectoradd-sm80-v5/kernelslist.g"));
+  REQUIRE(w.steps.size() == text.steps.size());
+  auto a = read_all(*text.steps.back().launch.open());
+  auto b = read_all(*w.steps.back().launch.open());
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    std::string why;
+    INFO("instruction " << i << " field " << why);
+    REQUIRE(a[i].block == b[i].block);
+    REQUIRE(same_instruction(a[i].inst, b[i].inst, &why));
+  }
+}
+
+TEST_CASE("block data that passes its checksum but does not decompress is an InputError naming the chunk", "[wtrace]") {
+  std::string dir = temp_dir("wtrace-zstd");
+  std::string good = dir + "/v.wtrace";
+  wtrace::write_wtrace(open_workload(shared_path("traces/vectoradd-sm80-v5/kernelslist.g")), good);
+  std::string bytes = slurp(good);
+  // Walk the chunks to the first block data chunk; flip a byte in its payload and seal the
+  // chunk again with a matching CRC, as a writer with a bug (or a crafted file) would.
+  std::size_t offset = wtrace::kFileHeaderBytes;
+  auto u32_at = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= std::uint32_t(static_cast<std::uint8_t>(bytes[at + i])) << (8 * i);
+    return v;
+  };
+  while (bytes[offset] != 'D') offset += wtrace::kChunkHeaderBytes + u32_at(offset + 4);
+  const std::uint32_t stored = u32_at(offset + 4);
+  std::string bad = bytes;
+  bad[offset + wtrace::kChunkHeaderBytes + stored / 2] ^= 0x55;
+  uLong crc = crc32(0L, Z_NULL, 0);
+  crc = crc32(crc, reinterpret_cast<const Bytef*>(bad.data() + offset), 12);
+  crc = crc32(crc, reinterpret_cast<const Bytef*>(bad.data() + offset + wtrace::kChunkHeaderBytes), stored);
+  for (int i = 0; i < 4; ++i) bad[offset + 12 + i] = static_cast<char>(crc >> (8 * i));
+  spit(dir + "/bad.wtrace", bad);
+  const std::string e = read_everything(dir + "/bad.wtrace");
+  CHECK(contains(e, "bad.wtrace: "));
+  CHECK((contains(e, "(block data) at byte " + std::to_string(offset)) || contains(e, "thread block record")));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the corpus as .wtrace is no larger than as .traceg.xz", "[wtrace][slow]") {
+  // Issue 28's goal, over the six programs of h100-apps (stored as the tracer's text, xz -9) and
+  // the four shared traces (plain text here, compressed as the apps were: xz -9).
+  std::string dir = temp_dir("wtrace-sizes");
+  std::uint64_t xz_bytes = 0, wtrace_bytes = 0;
+  std::vector<std::string> lists;
+  for (const auto& e : fs::directory_iterator(warpsim::analysis::validation_data_dir() / "h100-apps")) {
+    if (!e.is_directory()) continue;
+    lists.push_back((e.path() / "kernelslist.g").string());
+    for (const auto& f : fs::directory_iterator(e.path()))
+      if (f.path().extension() == ".xz") xz_bytes += fs::file_size(f.path());
+  }
+  for (const auto& row : readme_rows()) {
+    const fs::path folder = shared_path("traces/" + row.folder);
+    lists.push_back((folder / "kernelslist.g").string());
+    for (const auto& f : fs::directory_iterator(folder))
+      if (f.path().extension() == ".traceg") {
+        const std::string text = slurp(f.path().string());
+        std::vector<std::uint8_t> out(lzma_stream_buffer_bound(text.size()));
+        std::size_t written = 0;
+        REQUIRE(lzma_easy_buffer_encode(9, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const std::uint8_t*>(text.data()),
+                                        text.size(), out.data(), &written, out.size()) == LZMA_OK);
+        xz_bytes += written;
+      }
+  }
+  for (std::size_t k = 0; k < lists.size(); ++k) {
+    INFO(lists[k]);
+    wtrace_bytes += wtrace::write_wtrace(open_workload(lists[k]), dir + "/" + std::to_string(k) + ".wtrace").bytes;
+  }
+  WARN(".wtrace " << wtrace_bytes << " bytes, .traceg.xz " << xz_bytes << " bytes");
+  CHECK(wtrace_bytes <= xz_bytes);
   fs::remove_all(dir);
 }

@@ -19,10 +19,10 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-LaunchStep launch_of(const std::string& file, const std::string& label) {
+LaunchStep launch_of(const std::string& file, const std::string& label, std::shared_ptr<ReadAheadTurns> turns) {
   LaunchStep launch;
   launch.label = label;
-  launch.open = [file]() -> std::unique_ptr<KernelSource> { return std::make_unique<TracegKernelSource>(file); };
+  launch.open = [file, turns]() -> std::unique_ptr<KernelSource> { return std::make_unique<TracegKernelSource>(file, turns); };
   return launch;
 }
 
@@ -50,6 +50,7 @@ Workload read_kernelslist(const std::string& path) {
   fs::path dir = fs::path(path).parent_path();
   Workload w;
   w.name = fs::absolute(path).parent_path().filename().string();
+  auto turns = std::make_shared<ReadAheadTurns>();  // the launches read ahead in turn
   std::string_view line;
   while (lines.next(line)) {
     line = sim::trim(line);
@@ -76,7 +77,7 @@ Workload read_kernelslist(const std::string& path) {
       if (!fs::is_regular_file(file))
         throw InputError(lines.where(), "kernel trace file '" + name + "' not found (looked for " + file.string() +
                                             (ends_with(name, ".traceg") ? " and " + file.string() + ".xz)" : ")"));
-      w.steps.push_back(WorkloadStep{WorkloadStep::Kind::Launch, {}, launch_of(file.string(), name)});
+      w.steps.push_back(WorkloadStep{WorkloadStep::Kind::Launch, {}, launch_of(file.string(), name, turns)});
     }
     // Every other line is ignored, as Accel-Sim does (FORMAT.md section 1).
   }
@@ -91,7 +92,7 @@ Workload single_traceg_workload(const std::string& path) {
   if (!fs::is_regular_file(path)) throw InputError(path, "no such file");
   Workload w;
   w.name = fs::path(path).filename().string();
-  w.steps.push_back(WorkloadStep{WorkloadStep::Kind::Launch, {}, launch_of(path, w.name)});
+  w.steps.push_back(WorkloadStep{WorkloadStep::Kind::Launch, {}, launch_of(path, w.name, nullptr)});
   return w;
 }
 

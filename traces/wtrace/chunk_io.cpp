@@ -17,6 +17,7 @@ const char* chunk_type_name(std::uint8_t type) {
     case ChunkType::Memcpy: return "memcpy";
     case ChunkType::KernelBegin: return "kernel header";
     case ChunkType::Block: return "thread block";
+    case ChunkType::BlockData: return "block data";
     case ChunkType::KernelEnd: return "kernel end";
     case ChunkType::End: return "end of file";
   }
@@ -61,15 +62,15 @@ void ChunkWriter::put(const void* data, std::size_t n) {
   offset_ += n;
 }
 
-void ChunkWriter::write(ChunkType type, const std::vector<std::uint8_t>& payload) {
+void ChunkWriter::write(ChunkType type, const std::vector<std::uint8_t>& payload, bool deflate) {
   if (payload.size() > kMaxChunkBytes) throw InputError(path_, "chunk larger than 1 GiB (one thread block with too many instructions)");
-  std::vector<std::uint8_t> compressed(compressBound(payload.size()));
+  std::vector<std::uint8_t> compressed(deflate ? compressBound(payload.size()) : 0);
   uLongf compressed_size = compressed.size();
   ChunkHeader h;
   h.type = static_cast<std::uint8_t>(type);
   h.raw_bytes = static_cast<std::uint32_t>(payload.size());
   const std::uint8_t* stored = payload.data();
-  if (compress2(compressed.data(), &compressed_size, payload.data(), payload.size(), 6) == Z_OK &&
+  if (deflate && compress2(compressed.data(), &compressed_size, payload.data(), payload.size(), 6) == Z_OK &&
       compressed_size < payload.size()) {
     h.codec = static_cast<std::uint8_t>(Codec::Deflate);
     h.stored_bytes = static_cast<std::uint32_t>(compressed_size);
@@ -103,10 +104,10 @@ ChunkReader::ChunkReader(std::string path) : path_(std::move(path)), file_(std::
   read_at(0, header, sizeof header);
   if (std::memcmp(header, kMagic, sizeof kMagic) != 0) throw InputError(path_, "not a .wtrace file (bad magic bytes)");
   ByteReader r(header + 8, 8);
-  std::uint32_t version = r.u32();
-  if (version != kFormatVersion)
-    throw InputError(path_, ".wtrace format version " + std::to_string(version) + " is not supported (this warpsim reads version " +
-                                std::to_string(kFormatVersion) + ")");
+  version_ = r.u32();
+  if (version_ < kOldestReadableVersion || version_ > kFormatVersion)
+    throw InputError(path_, ".wtrace format version " + std::to_string(version_) + " is not supported (this warpsim reads versions " +
+                                std::to_string(kOldestReadableVersion) + " to " + std::to_string(kFormatVersion) + ")");
   if (r.u32() != 0) throw InputError(path_, "file header has flags this reader does not know (corrupt, or a newer writer)");
 }
 

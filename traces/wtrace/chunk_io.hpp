@@ -1,6 +1,6 @@
 #pragma once
-// The .wtrace container: a file header, then chunks, each with its own CRC-32 and (usually)
-// deflate-compressed payload. Writing appends chunks to a stream; reading fetches one chunk at
+// The .wtrace container: a file header, then chunks, each with its own CRC-32 and a payload that
+// is stored, deflated, or (block data) a piece of a kernel's zstd stream. Writing appends chunks to a stream; reading fetches one chunk at
 // a known offset, checks it and inflates it. Errors name the file, the chunk number and its
 // byte offset, so a corrupt file says where it is corrupt.
 #include <cstdint>
@@ -27,7 +27,9 @@ class ChunkWriter {
   ChunkWriter(const ChunkWriter&) = delete;
   ChunkWriter& operator=(const ChunkWriter&) = delete;
 
-  void write(ChunkType type, const std::vector<std::uint8_t>& payload);
+  // Writes a chunk, deflated where that makes it smaller unless `deflate` is false (a payload
+  // that is compressed already).
+  void write(ChunkType type, const std::vector<std::uint8_t>& payload, bool deflate = true);
   // Writes the End chunk and closes the file.
   void finish();
   std::uint64_t bytes_written() const { return offset_; }
@@ -73,6 +75,7 @@ class ChunkReader {
     return where.offset + kChunkHeaderBytes + where.header.stored_bytes;
   }
   std::uint64_t file_size() const { return size_; }
+  std::uint32_t version() const { return version_; }
   const std::string& path() const { return path_; }
   // "file.wtrace: chunk 7 (block) at byte 1234"
   std::string where(const ChunkLocation& chunk) const;
@@ -82,6 +85,7 @@ class ChunkReader {
   std::string path_;
   FilePtr file_;
   std::uint64_t size_ = 0;
+  std::uint32_t version_ = 0;
 };
 
 }  // namespace warpsim::traces::wtrace

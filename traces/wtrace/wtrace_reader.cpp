@@ -3,57 +3,14 @@
 #include <bit>
 
 #include "sim/errors.hpp"
+#include "traces/wtrace/block_stream_reader.hpp"
 #include "traces/wtrace/byte_codec.hpp"
-#include "traces/wtrace/instruction_codec.hpp"
+#include "traces/wtrace/v1_block_reader.hpp"
 
 namespace warpsim::traces::wtrace {
 using sim::InputError;
 
-struct BlockChunk {
-  std::uint64_t id = 0;
-  std::vector<std::uint8_t> bytes;
-  std::string where;  // for messages about this chunk
-  struct Warp {
-    std::uint64_t count = 0;
-    std::size_t offset = 0;
-    std::size_t size = 0;
-  };
-  std::vector<Warp> warps;
-};
-
 namespace {
-
-class WtraceWarpStream : public WarpStream {
- public:
-  WtraceWarpStream(std::shared_ptr<const BlockChunk> block, const BlockChunk::Warp& warp, std::size_t index)
-      : block_(std::move(block)),
-        in_(block_->bytes.data() + warp.offset, warp.size),
-        remaining_(warp.count),
-        index_(index) {}
-
-  bool next(Instruction& out) override {
-    if (remaining_ == 0) return false;
-    try {
-      decode_instruction(in_, state_, out);
-      if (--remaining_ == 0 && in_.remaining() != 0) throw DecodeError("bytes left over after the warp's last instruction");
-    } catch (const DecodeError& e) {
-      throw InputError(block_->where, "malformed instruction data in warp " + std::to_string(index_) + ": " + e.what());
-    }
-    return true;
-  }
-
- private:
-  std::shared_ptr<const BlockChunk> block_;
-  ByteReader in_;
-  std::uint64_t remaining_;
-  std::size_t index_;
-  WarpCodingState state_;
-};
-
-class EmptyWarpStream : public WarpStream {
- public:
-  bool next(Instruction&) override { return false; }
-};
 
 std::uint32_t u32_field(ByteReader& r, const char* what) {
   std::uint64_t v = r.varint();
@@ -70,17 +27,15 @@ Dim3 dim3_field(ByteReader& r, const char* what) {
   return d;
 }
 
-struct StepIndex {
-  std::string name;
-  std::vector<WorkloadStep> steps;
-};
-
 }  // namespace
 
-WtraceKernelSource::WtraceKernelSource(const std::string& path, const ChunkLocation& begin, const ChunkLocation& end)
-    : chunks_(path), begin_(begin), end_(end) {
+WtraceKernelSource::WtraceKernelSource(const std::string& path, const ChunkLocation& begin, const ChunkLocation& end,
+                                       std::shared_ptr<ReadAheadTurns> turns)
+    : PipelinedKernelSource(std::move(turns)), path_(path), begin_(begin), end_(end) {
+  ChunkReader chunks(path);  // for the two chunks here; each producer opens its own
+  version_ = chunks.version();
   try {
-    auto bytes = chunks_.read(begin_);
+    auto bytes = chunks.read(begin_);
     ByteReader r(bytes.data(), bytes.size());
     label_ = r.string();
     info_.name = r.string();
@@ -101,101 +56,36 @@ WtraceKernelSource::WtraceKernelSource(const std::string& path, const ChunkLocat
     origin_.format = r.string();
     origin_.tracer_version = r.string();
     origin_.binary_version = static_cast<int>(r.varint());
-    info_.origin = chunks_.where(begin_);  // the kernel's header chunk
+    info_.origin = chunks.where(begin_);  // the kernel's header chunk
   } catch (const DecodeError& e) {
-    throw InputError(chunks_.where(begin_), std::string("malformed kernel header: ") + e.what());
+    throw InputError(chunks.where(begin_), std::string("malformed kernel header: ") + e.what());
   }
   try {
-    auto bytes = chunks_.read(end_);
+    auto bytes = chunks.read(end_);
     ByteReader r(bytes.data(), bytes.size());
-    r.varint();  // blocks, instructions, memory instructions: for tools; the reader counts itself
+    blocks_ = r.varint();  // instructions and memory instructions: for tools, the reader counts itself
     r.varint();
     r.varint();
     std::uint64_t n = r.varint();
     for (std::uint64_t i = 0; i < n; ++i) warnings_.push_back(r.string());
   } catch (const DecodeError& e) {
-    throw InputError(chunks_.where(end_), std::string("malformed kernel end: ") + e.what());
+    throw InputError(chunks.where(end_), std::string("malformed kernel end: ") + e.what());
   }
-  next_offset_ = chunks_.next_offset(begin_);
-  next_index_ = begin_.index + 1;
+  start(reopen());
 }
 
 WtraceKernelSource::~WtraceKernelSource() = default;
 
-std::shared_ptr<BlockChunk> WtraceKernelSource::read_next_block() {
-  if (next_index_ >= end_.index) return nullptr;
-  ChunkLocation loc = chunks_.locate(next_offset_, next_index_);
-  if (loc.header.type != static_cast<std::uint8_t>(ChunkType::Block))
-    throw InputError(chunks_.where(loc), "expected a thread-block chunk inside a kernel");
-  auto block = std::make_shared<BlockChunk>();
-  block->bytes = chunks_.read(loc);
-  block->where = chunks_.where(loc);
-  try {
-    ByteReader r(block->bytes.data(), block->bytes.size());
-    block->id = r.varint();
-    std::uint64_t warps = r.varint();
-    if (block->id >= info_.grid.count()) throw DecodeError("block id outside the grid");
-    if (warps != info_.warps_per_block()) throw DecodeError("warp count does not match the block size");
-    block->warps.resize(warps);
-    std::uint64_t total = 0;
-    for (auto& w : block->warps) {
-      w.count = r.varint();
-      w.size = r.varint();
-      if (w.size > block->bytes.size()) throw DecodeError("warp larger than its chunk");
-      total += w.size;
-    }
-    if (total != r.remaining()) throw DecodeError("warp sizes do not add up to the chunk");
-    std::size_t offset = block->bytes.size() - r.remaining();
-    for (auto& w : block->warps) {
-      w.offset = offset;
-      offset += w.size;
-    }
-  } catch (const DecodeError& e) {
-    throw InputError(block->where, std::string("malformed thread block: ") + e.what());
-  }
-  if (have_last_read_ && block->id <= last_read_id_)
-    throw InputError(block->where, "thread blocks out of order (block " + std::to_string(block->id) + " after " +
-                                       std::to_string(last_read_id_) + ")");
-  have_last_read_ = true;
-  last_read_id_ = block->id;
-  next_offset_ = chunks_.next_offset(loc);
-  next_index_ = loc.index + 1;
-  return block;
-}
-
-std::optional<std::uint64_t> WtraceKernelSource::next_traced_block(std::uint64_t from) {
-  if (have_last_opened_ && from <= last_opened_id_) {
-    next_offset_ = chunks_.next_offset(begin_);
-    next_index_ = begin_.index + 1;
-    ahead_.reset();
-    have_last_read_ = false;
-    have_last_opened_ = false;
-  }
-  while (!ahead_ || ahead_->id < from) {
-    ahead_ = read_next_block();
-    if (!ahead_) return std::nullopt;
-  }
-  return ahead_->id;
-}
-
-std::vector<std::unique_ptr<WarpStream>> WtraceKernelSource::open_block(std::uint64_t block_id) {
-  next_traced_block(block_id);
-  have_last_opened_ = true;
-  last_opened_id_ = block_id;
-  std::vector<std::unique_ptr<WarpStream>> warps;
-  if (!ahead_ || ahead_->id != block_id) return warps;
-  std::shared_ptr<const BlockChunk> block = std::move(ahead_);
-  ahead_.reset();
-  for (std::size_t i = 0; i < block->warps.size(); ++i) {
-    if (block->warps[i].count == 0) warps.push_back(std::make_unique<EmptyWarpStream>());
-    else warps.push_back(std::make_unique<WtraceWarpStream>(block, block->warps[i], i));
-  }
-  return warps;
+std::unique_ptr<BlockProducer> WtraceKernelSource::reopen() {
+  if (version_ == 1) return std::make_unique<v1::BlockChunkReader>(path_, begin_, end_, info_);
+  return std::make_unique<BlockStreamReader>(path_, begin_, end_, info_, blocks_,
+                                             "kernel '" + label_ + "' (chunk " + std::to_string(begin_.index) + ")");
 }
 
 Workload read_wtrace_workload(const std::string& path) {
   ChunkReader chunks(path);
   Workload w;
+  auto turns = std::make_shared<ReadAheadTurns>();  // the launches read ahead in turn
   std::uint64_t offset = kFileHeaderBytes, index = 0;
   std::uint64_t declared_steps = 0;
   bool have_kernel = false;
@@ -230,14 +120,17 @@ Workload read_wtrace_workload(const std::string& path) {
         kernel_label = r.string();
         kernel_begin = loc;
         have_kernel = true;
-      } else if (type == ChunkType::Block) {
-        if (!have_kernel) throw InputError(chunks.where(loc), "thread-block chunk outside a kernel");
+      } else if (type == ChunkType::Block || type == ChunkType::BlockData) {
+        if (!have_kernel) throw InputError(chunks.where(loc), std::string(chunk_type_name(loc.header.type)) + " chunk outside a kernel");
+        if ((type == ChunkType::Block) != (chunks.version() == 1))
+          throw InputError(chunks.where(loc), std::string(chunk_type_name(loc.header.type)) + " chunk in a version " +
+                                                  std::to_string(chunks.version()) + " file");
       } else if (type == ChunkType::KernelEnd) {
         if (!have_kernel) throw InputError(chunks.where(loc), "kernel end without a kernel header");
         LaunchStep launch;
         launch.label = kernel_label;
-        launch.open = [path, begin = kernel_begin, end = loc]() -> std::unique_ptr<KernelSource> {
-          return std::make_unique<WtraceKernelSource>(path, begin, end);
+        launch.open = [path, begin = kernel_begin, end = loc, turns]() -> std::unique_ptr<KernelSource> {
+          return std::make_unique<WtraceKernelSource>(path, begin, end, turns);
         };
         w.steps.push_back(WorkloadStep{WorkloadStep::Kind::Launch, {}, std::move(launch)});
         have_kernel = false;

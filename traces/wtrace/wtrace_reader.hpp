@@ -1,12 +1,13 @@
 #pragma once
-// Reads .wtrace files (FORMAT.md in this folder). Opening scans the chunk headers once (their
-// payloads are skipped) to find the steps, which also catches truncation up front; a kernel
-// then reads one thread-block chunk at a time as open_block asks, checking each chunk's CRC.
+// Reads .wtrace files (FORMAT.md in this folder), versions 1 and 2. Opening scans the chunk
+// headers once (their payloads are skipped) to find the steps, which also catches truncation up
+// front; a kernel's thread blocks are then read on a thread of their own (a BlockPipeline),
+// ahead of the simulation, each chunk checked against its CRC.
 #include <cstdint>
 #include <memory>
 #include <string>
 
-#include "traces/accelsim/trace_origin.hpp"
+#include "traces/pipelined_kernel_source.hpp"
 #include "traces/wtrace/chunk_io.hpp"
 #include "traces/workload.hpp"
 
@@ -16,38 +17,30 @@ namespace warpsim::traces::wtrace {
 // Throws InputError naming the file and chunk if it is not a complete, intact .wtrace.
 Workload read_wtrace_workload(const std::string& path);
 
-struct BlockChunk;
-
-class WtraceKernelSource : public TracedKernelSource {
+class WtraceKernelSource : public PipelinedKernelSource {
  public:
-  // The kernel whose KernelBegin chunk is `begin` and KernelEnd chunk is `end` in `path`.
-  WtraceKernelSource(const std::string& path, const ChunkLocation& begin, const ChunkLocation& end);
+  // The kernel whose KernelBegin chunk is `begin` and KernelEnd chunk is `end` in `path`;
+  // `turns` is shared by the launches of the file (traces/read_ahead_turns.hpp).
+  WtraceKernelSource(const std::string& path, const ChunkLocation& begin, const ChunkLocation& end,
+                     std::shared_ptr<ReadAheadTurns> turns = nullptr);
   ~WtraceKernelSource() override;
 
   const KernelInfo& info() const override { return info_; }
-  // Increasing ids read forward; an earlier id rewinds to the kernel's first block.
-  std::vector<std::unique_ptr<WarpStream>> open_block(std::uint64_t block_id) override;
   std::vector<std::string> warnings() const override { return warnings_; }
-  std::optional<std::uint64_t> next_traced_block(std::uint64_t from) override;
   TraceOrigin origin() const override { return origin_; }
   const std::string& label() const { return label_; }
 
  private:
-  std::shared_ptr<BlockChunk> read_next_block();
+  std::unique_ptr<BlockProducer> reopen() override;
 
-  ChunkReader chunks_;
+  std::string path_;
   ChunkLocation begin_, end_;
+  std::uint32_t version_ = 0;
   std::string label_;
   KernelInfo info_;
   TraceOrigin origin_;
+  std::uint64_t blocks_ = 0;  // as the end chunk gives them
   std::vector<std::string> warnings_;
-  std::uint64_t next_offset_ = 0;
-  std::uint64_t next_index_ = 0;
-  std::shared_ptr<BlockChunk> ahead_;
-  bool have_last_read_ = false;
-  std::uint64_t last_read_id_ = 0;
-  bool have_last_opened_ = false;
-  std::uint64_t last_opened_id_ = 0;
 };
 
 }  // namespace warpsim::traces::wtrace

@@ -6,15 +6,16 @@
 
 #include "sim/output_file.hpp"
 #include "traces/accelsim/trace_origin.hpp"
+#include "traces/wtrace/block_record_builder.hpp"
+#include "traces/wtrace/block_stream_writer.hpp"
 #include "traces/wtrace/chunk_io.hpp"
-#include "traces/wtrace/instruction_codec.hpp"
 
 namespace warpsim::traces::wtrace {
 namespace {
 
 class WorkloadWriter {
  public:
-  explicit WorkloadWriter(const std::string& path) : chunks_(path) {}
+  explicit WorkloadWriter(const std::string& path) : chunks_(path), blocks_(chunks_) {}
 
   void begin(const std::string& name, std::uint64_t steps) {
     ByteWriter w;
@@ -33,37 +34,22 @@ class WorkloadWriter {
   void kernel(KernelSource& source, const std::string& label) {
     write_kernel_header(source, label);
     std::uint64_t blocks = 0, instructions = 0, memory = 0;
-    ByteWriter payload, warp_bytes;
-    std::vector<std::uint64_t> counts, sizes;
     Instruction inst;
+    blocks_.begin();
     for_each_block(source, [&](std::uint64_t id) {
       auto warps = source.open_block(id);
       if (warps.empty()) return;  // left out of the trace
       ++blocks;
-      warp_bytes.clear();
-      counts.assign(warps.size(), 0);
-      sizes.assign(warps.size(), 0);
-      for (std::size_t w = 0; w < warps.size(); ++w) {
-        std::size_t before = warp_bytes.size();
-        WarpCodingState state;
+      builder_.begin(id, static_cast<std::uint32_t>(warps.size()));
+      for (std::size_t w = 0; w < warps.size(); ++w)
         while (warps[w]->next(inst)) {
-          encode_instruction(inst, state, warp_bytes);
-          ++counts[w];
+          builder_.add(static_cast<std::uint32_t>(w), inst);
           if (inst.is_memory()) ++memory;
         }
-        sizes[w] = warp_bytes.size() - before;
-        instructions += counts[w];
-      }
-      payload.clear();
-      payload.varint(id);
-      payload.varint(warps.size());
-      for (std::size_t w = 0; w < warps.size(); ++w) {
-        payload.varint(counts[w]);
-        payload.varint(sizes[w]);
-      }
-      payload.append(warp_bytes.bytes());
-      chunks_.write(ChunkType::Block, payload.bytes());
+      instructions += builder_.instructions();
+      blocks_.write(builder_.finish());
     });
+    blocks_.end();
     ByteWriter end;
     end.varint(blocks);
     end.varint(instructions);
@@ -112,6 +98,8 @@ class WorkloadWriter {
   }
 
   ChunkWriter chunks_;
+  BlockStreamWriter blocks_;
+  BlockRecordBuilder builder_;
   WriteSummary summary_;
 };
 

@@ -1,0 +1,52 @@
+#include "sim/zero_pages.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+
+namespace warpsim::sim {
+namespace {
+
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+std::size_t rounded_to_huge_pages(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+
+void* map_huge_pages(std::size_t bytes) {
+  const std::size_t size = rounded_to_huge_pages(bytes);
+  // A huge-page region must start on a 2 MiB boundary: map a page more and trim both ends.
+  const std::size_t mapped = size + kHugePage;
+  void* memory = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) throw std::bad_alloc();
+  auto* start = static_cast<std::byte*>(memory);
+  auto* aligned = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(start) + kHugePage - 1) / kHugePage * kHugePage);
+  if (aligned != start) munmap(start, static_cast<std::size_t>(aligned - start));
+  const std::size_t tail = mapped - static_cast<std::size_t>(aligned - start) - size;
+  if (tail != 0) munmap(aligned + size, tail);
+#ifdef MADV_HUGEPAGE
+  madvise(aligned, size, MADV_HUGEPAGE);  // advice only: harmless if refused
+#endif
+  return aligned;
+}
+
+}  // namespace
+
+void* allocate_zeroed(std::size_t bytes, std::size_t alignment, bool huge) {
+  if (huge) return map_huge_pages(bytes);
+  // The block calloc returned is kept just before the aligned start, for free_zeroed.
+  void* block = std::calloc(1, bytes + alignment + sizeof(void*));
+  if (block == nullptr) throw std::bad_alloc();
+  const auto first = reinterpret_cast<std::uintptr_t>(block) + sizeof(void*);
+  auto* aligned = reinterpret_cast<void**>((first + alignment - 1) / alignment * alignment);
+  aligned[-1] = block;
+  return aligned;
+}
+
+void free_zeroed(void* memory, std::size_t bytes, bool huge) {
+  if (memory == nullptr) return;
+  if (huge) munmap(memory, rounded_to_huge_pages(bytes));
+  else std::free(static_cast<void**>(memory)[-1]);
+}
+
+}  // namespace warpsim::sim
