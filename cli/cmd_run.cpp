@@ -14,7 +14,7 @@ namespace {
 
 constexpr const char* kUsage =
     "run --arch ARCH (--kernel KERNEL [-p key=value]... | --trace PATH) [--launches LIST] [--ncu "
-    "[--cache-control all|none]] [--set key=value]... [--seed N] [--json] | run --metrics";
+    "[--cache-control all|none]] [--sample] [--set key=value]... [--seed N] [--json] | run --metrics";
 
 constexpr const char* kMeasurementHelp = R"(
 Measurement. By default a run is the application's view: launches of one stream follow each
@@ -83,6 +83,24 @@ void print_launch_table(const models::RunResult& r) {
   }
 }
 
+// What sampling did, when asked: how much ran in detail and the time's estimated error, or why
+// it all ran in detail.
+void print_sampling(const models::RunResult& r) {
+  const models::SamplingSummary& s = r.sampling;
+  if (!s.asked) return;
+  if (!s.sampled) {
+    std::cout << std::setw(26) << "sampled" << "no: " << s.fallback << '\n';
+    return;
+  }
+  std::cout << std::setw(26) << "sampled" << "yes: cycles, time and every metric not in the list below extrapolated\n"
+            << std::setw(26) << "detail_fraction" << s.detail_fraction << '\n'
+            << std::setw(26) << "time_error_pct" << s.time_error_pct << '\n'
+            << std::setw(26) << "exact";
+  for (const auto& [name, value] : r.metrics)
+    if (models::exact_when_sampled(name)) std::cout << name << ' ';
+  std::cout << '\n';
+}
+
 }  // namespace
 
 int cmd_run(const Args& args) {
@@ -96,6 +114,9 @@ int cmd_run(const Args& args) {
       "ncu", po::bool_switch(), "measure as Nsight Compute does: launches one at a time, each timed alone (below)")(
       "cache-control", po::value<std::string>(),
       "with --ncu: all (default: write back and invalidate every cache before each launch) or none")(
+      "sample", po::bool_switch(),
+      "sampled simulation: skip the steady middle of large grids and repeated launches, with the error stated "
+      "(docs/sampling.md)")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a preset parameter key=value")(
       "seed", po::value<std::string>()->default_value("1"), "random seed")("json", po::bool_switch(),
                                                                             "print one JSON object")(
@@ -125,6 +146,7 @@ int cmd_run(const Args& args) {
   }
   request.seed = unsigned_option(vm, "seed");
   request.ncu = vm["ncu"].as<bool>();
+  request.sample = vm["sample"].as<bool>();
   if (vm.count("cache-control")) {
     const std::string mode = vm["cache-control"].as<std::string>();
     if (!request.ncu) throw sim::InputError("--cache-control", "applies to --ncu runs only");
@@ -146,6 +168,7 @@ int cmd_run(const Args& args) {
             << std::setw(26) << "time_ms" << r.time_ms << '\n';
   for (const auto& [name, value] : r.metrics) std::cout << std::setw(26) << name << value << '\n';
   std::cout << std::setw(26) << "wall_s" << r.wall_s << '\n';
+  print_sampling(r);
   if (!r.kernels.empty()) print_launch_table(r);
   return kExitOk;
 }

@@ -18,6 +18,23 @@ void put_dim(std::ostream& out, const std::array<std::uint32_t, 3>& d) {
   out << '[' << d[0] << ", " << d[1] << ", " << d[2] << ']';
 }
 
+// "sampled", "detail_fraction", "time_error_pct", and "extrapolated" (the metrics that are) or
+// "sample_fallback" (why nothing was skipped): only when sampling was asked.
+void put_sampling(std::ostream& out, const SamplingSummary& s) {
+  if (!s.asked) return;
+  out << ", \"sampled\": " << (s.sampled ? "true" : "false")
+      << ", \"detail_fraction\": " << sim::json_number(s.detail_fraction)
+      << ", \"time_error_pct\": " << sim::json_number(s.time_error_pct);
+  if (!s.sampled) {
+    out << ", \"sample_fallback\": " << sim::json_quote(s.fallback);
+    return;
+  }
+  out << ", \"extrapolated\": [\"cycles\", \"time_ms\"";
+  for (const auto& name : metric_names())
+    if (!exact_when_sampled(name)) out << ", " << sim::json_quote(name);
+  out << ']';
+}
+
 void put_launch(std::ostream& out, const LaunchResult& k) {
   out << "{\"launch\": " << k.launch << ", \"name\": " << sim::json_quote(k.name) << ", \"grid\": ";
   put_dim(out, k.grid);
@@ -26,6 +43,7 @@ void put_launch(std::ostream& out, const LaunchResult& k) {
   out << ", \"start_cycle\": " << k.start_cycle << ", \"cycles\": " << k.cycles
       << ", \"time_ms\": " << sim::json_number(k.time_ms);
   if (k.overlapped) out << ", \"overlapped\": true";
+  put_sampling(out, k.sampling);
   out << ", \"metrics\": ";
   put_metrics(out, k.metrics);
   out << '}';
@@ -41,6 +59,7 @@ std::string to_json(const RunResult& r) {
   out << "}, \"cycles\": " << r.cycles << ", \"time_ms\": " << sim::json_number(r.time_ms) << ", \"metrics\": ";
   put_metrics(out, r.metrics);
   out << ", \"wall_s\": " << sim::json_number(r.wall_s);
+  put_sampling(out, r.sampling);
   if (r.ncu) out << ", \"measurement\": {\"mode\": \"ncu\", \"cache_control\": \"" << (r.ncu_flush_caches ? "all" : "none") << "\"}";
   if (!r.kernels.empty()) {
     out << ", \"kernels\": [";

@@ -30,6 +30,17 @@ struct RunRequest {
   // With ncu, --cache-control all (ncu's default): before each launch every cache is written
   // back and invalidated, outside the launch's counters and time. false: none, caches stay warm.
   bool ncu_flush_caches = true;
+  // --sample: sampled simulation (models/sampling/sampler.hpp, docs/sampling.md).
+  bool sample = false;
+};
+
+// What sampled simulation did to a run or a launch; `asked` false when it was not asked for.
+struct SamplingSummary {
+  bool asked = false;
+  bool sampled = false;        // some blocks were not simulated in detail, and were credited
+  double detail_fraction = 1;  // warp instructions simulated in detail, of all
+  double time_error_pct = 0;   // the estimated error of time_ms, in % of it
+  std::string fallback;        // why it was simulated in full, when nothing was skipped
 };
 
 // One launch of a run (RunResult::kernels).
@@ -44,6 +55,7 @@ struct LaunchResult {
   // are still its own; its cycle-based metrics (achieved_occupancy, stall_*) are then NaN.
   bool overlapped = false;
   std::vector<std::pair<std::string, double>> metrics;  // in metric_names() order
+  SamplingSummary sampling;
 };
 
 struct RunResult {
@@ -58,10 +70,15 @@ struct RunResult {
   std::vector<std::string> warnings;  // e.g. unknown opcodes mapped to a default class
   bool ncu = false, ncu_flush_caches = false;  // as requested
   std::vector<LaunchResult> kernels;  // every launch simulated, in order (trace runs)
+  SamplingSummary sampling;
 };
 
 // The metrics every run reports, in a fixed order (CONTRACT.md).
 const std::vector<std::string>& metric_names();
+// Whether a sampled run's value of metric `name` follows from the instruction streams alone and
+// is therefore exact (instructions, requests, sectors, transactions, efficiencies, bank
+// conflicts, replays, lane efficiency); the others, and cycles and time, are extrapolated.
+bool exact_when_sampled(const std::string& name);
 
 // Throws sim::InputError for bad requests and sim::DeadlockError if the run cannot finish.
 RunResult simulate(const RunRequest& request);

@@ -119,6 +119,14 @@ void GigaThread::on_block_retired(std::uint32_t sm, std::uint32_t block, std::ui
   wake_at(now);
 }
 
+void GigaThread::skip_blocks(std::uint32_t slot, std::uint64_t count, sim::Cycle now) {
+  KernelRun& k = *kernels_[slot];
+  count = std::min(count, k.total_blocks - k.next_block);
+  k.next_block += count;
+  k.retired_blocks += count;
+  if (k.done()) k.end = std::max(k.end, now);
+}
+
 void GigaThread::release_retired(sim::Cycle now) {
   // The SMs report in SM order and each in time order; by time, then SM, is the order in which
   // they retired (what depends on the order: the kernel's end).
@@ -134,6 +142,10 @@ void GigaThread::release_retired(sim::Cycle now) {
     ++k.retired_blocks;
     if (k.done()) k.end = r.at;  // its last block's stores have landed (Sm::tick)
   }
+  if (observer_ != nullptr)
+    for (std::size_t i = 0; i < done; ++i)
+      if (i + 1 == done || retired_[i].kernel_slot != retired_[i + 1].kernel_slot)
+        observer_->blocks_retired(retired_[i].kernel_slot, now);
   retired_.erase(retired_.begin(), retired_.begin() + static_cast<std::ptrdiff_t>(done));
   // An SM ticking ahead of this engine's clock (a window, gpu.hpp) may report a retire later
   // than a tick this engine had already asked for: that tick comes first, this one after it.
