@@ -31,6 +31,10 @@ struct PointResult {
   // Every kernel parameter as the simulator resolved it ("n=1048576 block=512 grid=512 ..."),
   // derived ones included: the point's full configuration, beside the swept columns.
   std::string resolved_params;
+  // Sampled simulation (`sample = on`): 1 when part of the point was credited instead of
+  // simulated in detail, 0 when it all ran in detail (the message says why); -1 when not asked.
+  int sampled = -1;
+  double detail_fraction = 1, time_error_pct = 0;
 };
 
 // A sweep none of whose points succeeded: its results are kept (the messages say why), but a

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Does a sampled sweep rank its points as the full sweep does? Runs SPEC twice with the real
+simulator -- as written (every study's `sample` forced off) and with `sample = on` -- and compares
+every /grid dataset of time_ms: whether the points come in the same order (no pair the other way
+round; points tied in the full sweep may come in either), Spearman's rank correlation, and the
+largest time error of a point.
+    bench/sampled_sweep_ranks.py SPEC [-j N] [--warpsim PATH] [--keep DIR]
+Prints a Markdown summary; exits 0 (it measures, it does not judge)."""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def with_sample(text, value):
+    """The spec with `sample = value` in [sweep] and no `sample` line in any study."""
+    lines = [l for l in text.splitlines() if not re.match(r"\s*sample\s*=", l)]
+    out, placed = [], False
+    for l in lines:
+        out.append(l)
+        if re.match(r"\s*\[sweep\]", l):
+            out.append(f"sample = {value}")
+            placed = True
+    if not placed:
+        out = ["[sweep]", f"sample = {value}", ""] + out
+    return "\n".join(out) + "\n"
+
+
+def grids(h5):
+    """{group path: time_ms array} for every /grid group holding time_ms."""
+    import h5py
+    found = {}
+    with h5py.File(h5, "r") as f:
+        def visit(name, obj):
+            if isinstance(obj, h5py.Dataset) and name.endswith("time_ms"):
+                found[name] = obj[()].ravel()
+        f["grid"].visititems(visit)
+    return found
+
+
+def ranks(values):
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    r = [0.0] * len(values)
+    i = 0
+    while i < len(order):  # average ranks over ties
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2
+        i = j + 1
+    return r
+
+
+def spearman(a, b):
+    ra, rb = ranks(a), ranks(b)
+    n = len(a)
+    ma, mb = sum(ra) / n, sum(rb) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    va = sum((x - ma) ** 2 for x in ra) ** 0.5
+    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
+    return cov / (va * vb) if va and vb else 1.0
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("spec")
+    p.add_argument("-j", default="2")
+    p.add_argument("--warpsim", default=os.path.join(os.path.dirname(__file__), "..", "build", "cli", "warpsim"))
+    p.add_argument("--keep", help="write the two result files here")
+    a = p.parse_args()
+    text = open(a.spec).read()
+    out = a.keep or tempfile.mkdtemp(prefix="warpsim-ranks-")
+    os.makedirs(out, exist_ok=True)
+    spec_dir = os.path.dirname(os.path.abspath(a.spec))  # relative trace paths stay valid
+    files, seconds = {}, {}
+    for mode in ("off", "on"):
+        spec = os.path.join(spec_dir, f".ranks-{os.getpid()}-{mode}.ini")
+        with open(spec, "w") as f:
+            f.write(with_sample(text, mode))
+        files[mode] = os.path.join(out, f"{mode}.h5")
+        start = time.time()
+        try:
+            subprocess.run([a.warpsim, "sweep", spec, "-o", files[mode], "-j", a.j, "--progress", "none"], check=True)
+        finally:
+            os.remove(spec)
+        seconds[mode] = time.time() - start
+    full, sampled = grids(files["off"]), grids(files["on"])
+    print(f"{os.path.basename(a.spec)}: full sweep {seconds['off']:.0f} s, sampled {seconds['on']:.0f} s (wall, -j {a.j})\n")
+    print("| grid | points | same order | pairs the other way round | Spearman | max time error |")
+    print("|---|---|---|---|---|---|")
+    for name, f in full.items():
+        s = sampled[name]
+        idx = [i for i in range(len(f)) if f[i] == f[i] and s[i] == s[i]]  # both succeeded
+        fv, sv = [f[i] for i in idx], [s[i] for i in idx]
+        flipped = sum(1 for x in range(len(fv)) for y in range(len(fv)) if fv[x] < fv[y] and sv[x] > sv[y])
+        err = max((abs(sv[i] / fv[i] - 1) * 100 for i in range(len(fv))), default=0)
+        print(f"| /{name.rsplit('/', 1)[0]} | {len(fv)} | {'yes' if flipped == 0 else 'no'} | {flipped} | "
+              f"{spearman(fv, sv):.6f} | {err:.2f}% |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
