@@ -4,6 +4,7 @@
 // simulated the launch in full.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "models/core/gpu.hpp"
 
@@ -15,9 +16,16 @@ enum class FallbackKind { None, FewWaves, SharedGpu, NeverSteady, BlocksDiffer }
 struct SampleRecord {
   std::uint64_t blocks = 0;          // the launch's blocks
   std::uint64_t skipped_blocks = 0;  // of those, not simulated in detail
+  // Where they are: [first, first + count) block ids, in the order skipped.
+  struct Range {
+    std::uint64_t first = 0, count = 0;
+  };
+  std::vector<Range> skipped;
   bool whole_launch = false;         // skipped as a repeat of earlier identical launches
   // Why nothing was skipped (empty when something was): the warning and the result say it.
   std::string fallback;
+  // Why skipping stopped after some blocks were skipped (a warning).
+  std::string note;
   // Credited for the skipped blocks: cycles, and the counts of the launch's totals. Those that
   // follow from the instruction streams (instructions, lanes, requests, sectors, transactions,
   // bytes, bank conflicts, replays) are the skipped blocks' own, walked; the rest are

@@ -89,6 +89,7 @@ void Sampler::launched(std::uint32_t slot) {
         << " waves of " << l.wave << "; sampling needs at least " << waves_needed;
     return fall_back(slot, FallbackKind::FewWaves, why.str());
   }
+  l.alike_blocks = k.source->blocks_alike();
   l.measure = std::make_unique<WaveMeasure>(arch_, l.wave, rules_.warm, rules_.steady);
   l.measure->add(gpu_.running_totals(slot, now), 0);
 }
@@ -97,56 +98,118 @@ void Sampler::blocks_retired(std::uint32_t slot, sim::Cycle now) {
   Launch& l = launches_[slot];
   if (!l.measure) return;
   const KernelRun& k = gpu_.gigathread().kernel(slot);
-  if (!alone(slot)) return fall_back(slot, FallbackKind::SharedGpu, "another launch started beside it");
-  if (k.retired_blocks < l.measure->next_boundary()) return;
+  if (!alone(slot)) {
+    if (l.pending) settle(slot, nullptr);
+    if (l.record.sampled()) return l.measure.reset();
+    return fall_back(slot, FallbackKind::SharedGpu, "another launch started beside it");
+  }
+  if (k.retired_blocks < l.measure->next_boundary() && !k.done()) return;
   l.measure->add(gpu_.running_totals(slot, now), k.retired_blocks);
   const std::uint64_t remaining = k.total_blocks - k.next_block;
-  const std::uint64_t tail = std::uint64_t{rules_.tail_waves} * l.wave;
-  if (remaining < tail + std::uint64_t{rules_.min_skip_waves} * l.wave)
+  if (remaining < std::uint64_t{rules_.tail_waves + rules_.min_skip_waves} * l.wave) {
+    // Too late to skip more: a chunk skipped last keeps the rate measured before it.
+    if (l.pending) settle(slot, nullptr);
+    if (l.record.sampled()) return l.measure.reset();
     return fall_back(slot, FallbackKind::NeverSteady,
                      "steady state did not come before its last waves: " + l.measure->describe());
-  if (l.measure->steady()) try_skip(slot, now);
+  }
+  if (!l.measure->steady()) return;
+  if (l.pending && !settle(slot, l.measure.get())) return;
+  try_skip(slot, now);
 }
 
 void Sampler::try_skip(std::uint32_t slot, sim::Cycle now) {
   Launch& l = launches_[slot];
   const KernelRun& k = gpu_.gigathread().kernel(slot);
   const std::uint64_t remaining = k.total_blocks - k.next_block;
-  // Whole waves, so that the tail keeps the full run's last partial wave.
-  const std::uint64_t skip = (remaining - std::uint64_t{rules_.tail_waves} * l.wave) / l.wave * l.wave;
+  // Whole waves, so that the tail keeps the full run's last partial wave. Blocks not alike by
+  // construction may change speed later in the grid (persistKernel's two streams drift against
+  // each other as its `%` wraps), so they are skipped a chunk at a time, each checked against
+  // the rate measured after it.
+  std::uint64_t skip = (remaining - std::uint64_t{rules_.tail_waves} * l.wave) / l.wave * l.wave;
+  if (!l.alike_blocks) skip = std::min(skip, std::uint64_t{rules_.chunk_waves} * l.wave);
   StreamCounts walked;
   std::string why;
-  if (!alike(slot, k.next_block, skip, walked, why)) return fall_back(slot, FallbackKind::BlocksDiffer, why);
-  Credit c = l.measure->credit(skip);
-  take_exact(c.gpu, c.memory, walked);
-  SampleRecord& r = l.record;
-  r.skipped_blocks = skip;
-  r.skipped_cycles = c.cycles;
-  r.error_cycles = c.error_cycles;
-  r.added.gpu = c.gpu;
-  r.added.gpu.cycles = 0;  // skipped_cycles carries them
-  r.added.memory = c.memory;
-  credited_ += c.cycles;
+  if (!alike(slot, k.next_block, skip, walked, why)) {
+    if (l.pending) settle(slot, nullptr);
+    if (l.record.sampled()) return l.measure.reset();
+    return fall_back(slot, FallbackKind::BlocksDiffer, why);
+  }
+  Chunk chunk{skip, l.measure->credit(skip), walked};
+  l.record.skipped.push_back({k.next_block, skip});
   gpu_.gigathread().skip_blocks(slot, skip, now);
+  if (l.alike_blocks) {
+    credit(slot, chunk.blocks, chunk.before, chunk.walked);
+    l.measure.reset();
+  } else {
+    l.pending = chunk;
+    l.measure->restart(gpu_.running_totals(slot, now), k.retired_blocks);
+  }
+}
+
+bool Sampler::settle(std::uint32_t slot, const WaveMeasure* after) {
+  Launch& l = launches_[slot];
+  const Chunk chunk = *l.pending;
+  l.pending.reset();
+  if (after == nullptr) {
+    credit(slot, chunk.blocks, chunk.before, chunk.walked);
+    return true;
+  }
+  // The rate may have moved anywhere inside the chunk: it is credited the mean of the rates
+  // before and after it, with half their difference added to the error.
+  const Credit later = after->credit(chunk.blocks);
+  Credit mean;
+  mean.gpu = chunk.before.gpu;
+  sim::add_counts(mean.gpu, later.gpu);
+  mean.gpu = scaled(mean.gpu, 1, 2);
+  mean.memory = chunk.before.memory;
+  sim::add_counts(mean.memory, later.memory);
+  mean.memory = scaled(mean.memory, 1, 2);
+  mean.cycles = mean.gpu.cycles;
+  const double moved = double(later.cycles) - double(chunk.before.cycles);
+  mean.error_cycles = std::max(chunk.before.error_cycles, later.error_cycles) + std::fabs(moved) / 2;
+  credit(slot, chunk.blocks, mean, chunk.walked);
+  const double change = moved / double(chunk.before.cycles);
+  if (std::fabs(change) <= rules_.steady.drift) return true;
+  // Not steady over the grid: the rest runs in detail.
+  std::ostringstream note;
+  note << "blocks took " << std::setprecision(2) << 100 * std::fabs(change) << (change > 0 ? "% longer" : "% less")
+       << " after a skipped chunk than before it: the rest of the launch ran in full detail";
+  l.record.note = note.str();
   l.measure.reset();
+  return false;
+}
+
+void Sampler::credit(std::uint32_t slot, std::uint64_t blocks, Credit c, const StreamCounts& walked) {
+  SampleRecord& r = launches_[slot].record;
+  take_exact(c.gpu, c.memory, walked);
+  c.gpu.cycles = 0;  // skipped_cycles carries them
+  r.skipped_blocks += blocks;
+  r.skipped_cycles += c.cycles;
+  r.error_cycles += c.error_cycles;
+  sim::add_counts(r.added.gpu, c.gpu);
+  sim::add_counts(r.added.memory, c.memory);
+  credited_ += c.cycles;
 }
 
 bool Sampler::alike(std::uint32_t slot, std::uint64_t first, std::uint64_t count, StreamCounts& skipped,
                     std::string& why) {
-  const KernelRun& k = gpu_.gigathread().kernel(slot);
-  traces::KernelSource& source = *k.source;
+  Launch& l = launches_[slot];
+  traces::KernelSource& source = *gpu_.gigathread().kernel(slot).source;
   // Blocks alike by construction: probes stand for the rest. Otherwise every skipped block is
   // read, which also surfaces a trace's errors and warnings as the full run would.
-  const bool read_all = !source.blocks_alike();
+  const bool read_all = !l.alike_blocks;
   BlockWalker& walker = walker_for(slot);
-  // The measured blocks: probes evenly spread over the ids of the steady windows, in increasing
-  // order (a trace is reread from its start once to reach them).
-  const std::uint64_t span = std::min(first, std::uint64_t{rules_.steady.min_windows} * launches_[slot].wave);
+  // The measured blocks, at the first skip: probes evenly spread over the ids of the steady
+  // windows, in increasing order (a trace is reread from its start once to reach them).
   std::vector<std::uint64_t> measured;
-  for (std::uint32_t i = 0; i < rules_.reference_probes; ++i)
-    measured.push_back(first - span + span * i / rules_.reference_probes);
-  const std::uint64_t reference_id = measured.front();
-  const StreamCounts reference = walker.walk(source, reference_id);
+  if (!l.reference) {
+    const std::uint64_t span = std::min(first, std::uint64_t{rules_.steady.min_windows} * l.wave);
+    for (std::uint32_t i = 0; i < rules_.reference_probes; ++i)
+      measured.push_back(first - span + span * i / rules_.reference_probes);
+    l.reference = {measured.front(), walker.walk(source, measured.front())};
+  }
+  const auto& [reference_id, reference] = *l.reference;
   auto differs = [&](std::uint64_t id, const StreamCounts& c) {
     // Where probes stand for the skipped blocks, they must match in every count; where every
     // skipped block is read and counted, the same warps, instruction count and basic-block
@@ -202,6 +265,7 @@ bool Sampler::skip_repeat(std::uint32_t slot, sim::Cycle now) {
   SampleRecord& r = launches_[slot].record;
   r.whole_launch = true;
   r.skipped_blocks = k.total_blocks;
+  r.skipped.push_back({0, k.total_blocks});
   r.skipped_cycles = static_cast<sim::Cycle>(std::llround(repeats_.mean_cycles(k.info)));
   r.error_cycles = repeats_.spread_cycles(k.info) + launches_[last].record.error_cycles;
   r.added.gpu = like.gpu;
@@ -242,6 +306,13 @@ std::vector<std::string> Sampler::warnings(const std::vector<std::uint32_t>& num
     ++it->second.second;
   }
   std::vector<std::string> out;
+  for (std::uint32_t s = 0; s < launches_.size(); ++s) {
+    if (launches_[s].record.note.empty()) continue;
+    const std::string which = launches_.size() == 1 ? ""
+                                                    : " launch " + std::to_string(s < numbers.size() ? numbers[s] : s + 1) +
+                                                          " (" + gpu_.gigathread().kernel(s).info.name + ")";
+    out.push_back("sampling" + which + ": " + launches_[s].record.note);
+  }
   for (const auto& [kind, first_count] : by_kind) {
     const auto [first, count] = first_count;
     std::ostringstream line;

@@ -35,6 +35,9 @@ struct SamplingRules {
   SteadyRule steady;
   std::uint32_t tail_waves = 1;      // the last waves, always simulated in detail
   std::uint32_t min_skip_waves = 1;  // fewer skipped blocks than this are not worth a skip
+  // Blocks not alike by construction are skipped this many waves at a time, each chunk checked
+  // against the rate measured after it.
+  std::uint32_t chunk_waves = 16;
   // Blocks alike by construction (KernelSource::blocks_alike): the skipped blocks read to check
   // that they are, the first ones and others spread over them; and blocks of the steady windows
   // read to compare them with.
@@ -64,11 +67,20 @@ class Sampler final : public LaunchObserver, public RetireObserver {
   std::vector<std::string> warnings(const std::vector<std::uint32_t>& numbers) const;
 
  private:
+  // Skipped blocks whose credit waits for the rate measured after them.
+  struct Chunk {
+    std::uint64_t blocks = 0;
+    Credit before;  // at the rate measured before them
+    StreamCounts walked;
+  };
   struct Launch {
     SampleRecord record;
     FallbackKind fallback_kind = FallbackKind::None;
     std::uint64_t wave = 0;  // blocks the GPU holds at once
+    bool alike_blocks = true;  // KernelSource::blocks_alike
     std::unique_ptr<WaveMeasure> measure;  // while its blocks are measured
+    std::optional<Chunk> pending;
+    std::optional<std::pair<std::uint64_t, StreamCounts>> reference;  // a measured block, read
     bool registered = false;               // offered to repeats_ once it finished
     std::optional<LaunchStreams> streams;  // its instruction streams walked, once asked for
   };
@@ -77,6 +89,11 @@ class Sampler final : public LaunchObserver, public RetireObserver {
   const LaunchStreams& streams_of(std::uint32_t slot);
   // Block level: the launch was measured up to a steady state; skips what it can.
   void try_skip(std::uint32_t slot, sim::Cycle now);
+  // Credits the pending chunk, at the mean of its rate and `after`'s (none: its own). False
+  // when the two differ beyond the drift bound: the launch then stops skipping.
+  bool settle(std::uint32_t slot, const WaveMeasure* after);
+  // Adds `blocks` skipped blocks to the launch's record: credit `c` with `walked`'s exact counts.
+  void credit(std::uint32_t slot, std::uint64_t blocks, Credit c, const StreamCounts& walked);
   void fall_back(std::uint32_t slot, FallbackKind kind, std::string why);
   // Whether the `count` blocks from `first` are alike the blocks measured; if so, `skipped`
   // holds their counts. Otherwise `why` says which block differs.

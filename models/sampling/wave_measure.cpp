@@ -9,6 +9,7 @@ WaveMeasure::WaveMeasure(const Arch& arch, std::uint64_t wave_blocks, WarmRule w
       l2_bytes_(arch.l2_bytes),
       sector_bytes_(arch.l2_sector_bytes),
       warm_rule_(warm),
+      steady_rule_(steady),
       steady_(steady) {}
 
 bool WaveMeasure::warm_after(const Reading& before, const Reading& now) const {
@@ -23,6 +24,7 @@ bool WaveMeasure::warm_after(const Reading& before, const Reading& now) const {
 
 void WaveMeasure::add(const LaunchTotals& totals, std::uint64_t retired) {
   readings_.push_back({totals, retired});
+  next_boundary_ = retired - retired % wave_ + wave_;
   const std::size_t n = readings_.size();
   if (n < 2) return;
   const Reading& before = readings_[n - 2];
@@ -35,6 +37,13 @@ void WaveMeasure::add(const LaunchTotals& totals, std::uint64_t retired) {
     warm_ = true;
     warm_reading_ = n - 1;
   }
+}
+
+void WaveMeasure::restart(const LaunchTotals& totals, std::uint64_t retired) {
+  readings_.assign(1, {totals, retired});
+  next_boundary_ = retired - retired % wave_ + wave_;
+  steady_ = SteadyState(steady_rule_);
+  warm_reading_ = 0;
 }
 
 std::string WaveMeasure::describe() const {

@@ -45,10 +45,13 @@ class WaveMeasure {
   WaveMeasure(const Arch& arch, std::uint64_t wave_blocks, WarmRule warm, SteadyRule steady);
 
   // The count of retired blocks at which the next reading is due.
-  std::uint64_t next_boundary() const { return wave_ * readings_.size(); }
+  std::uint64_t next_boundary() const { return next_boundary_; }
   // A reading of the launch's totals with `retired` of its blocks retired (at or past
   // next_boundary()). The first is taken when the launch starts.
   void add(const LaunchTotals& totals, std::uint64_t retired);
+  // Blocks were skipped: measuring starts over from this reading, with the caches still warm
+  // (a settling wave first: the blocks in flight meet those after the skip).
+  void restart(const LaunchTotals& totals, std::uint64_t retired);
   bool warm() const { return warm_; }
   bool steady() const { return warm_ && steady_.steady(); }
   // For a message: why it is not steady (yet).
@@ -66,7 +69,9 @@ class WaveMeasure {
   bool warm_after(const Reading& before, const Reading& now) const;
 
   std::uint64_t wave_, l2_bytes_, sector_bytes_;
+  std::uint64_t next_boundary_ = 0;
   WarmRule warm_rule_;
+  SteadyRule steady_rule_;
   SteadyState steady_;
   std::vector<Reading> readings_;
   bool warm_ = false;
