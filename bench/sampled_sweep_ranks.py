@@ -4,7 +4,7 @@ simulator -- as written (every study's `sample` forced off) and with `sample = o
 every /grid dataset of time_ms: whether the points come in the same order (no pair the other way
 round; points tied in the full sweep may come in either), Spearman's rank correlation, and the
 largest time error of a point.
-    bench/sampled_sweep_ranks.py SPEC [-j N] [--warpsim PATH] [--keep DIR]
+    bench/sampled_sweep_ranks.py SPEC [-j N] [--warpsim PATH] [--keep DIR [--reuse-full]]
 Prints a Markdown summary; exits 0 (it measures, it does not judge)."""
 import argparse
 import os
@@ -71,6 +71,7 @@ def main():
     p.add_argument("-j", default="2")
     p.add_argument("--warpsim", default=os.path.join(os.path.dirname(__file__), "..", "build", "cli", "warpsim"))
     p.add_argument("--keep", help="write the two result files here")
+    p.add_argument("--reuse-full", action="store_true", help="with --keep: take the full sweep from there if present")
     a = p.parse_args()
     text = open(a.spec).read()
     out = a.keep or tempfile.mkdtemp(prefix="warpsim-ranks-")
@@ -78,6 +79,9 @@ def main():
     spec_dir = os.path.dirname(os.path.abspath(a.spec))  # relative trace paths stay valid
     files, seconds = {}, {}
     for mode in ("off", "on"):
+        if mode == "off" and a.reuse_full and a.keep and os.path.exists(os.path.join(out, "off.h5")):
+            files[mode], seconds[mode] = os.path.join(out, "off.h5"), float("nan")
+            continue
         spec = os.path.join(spec_dir, f".ranks-{os.getpid()}-{mode}.ini")
         with open(spec, "w") as f:
             f.write(with_sample(text, mode))

@@ -34,7 +34,7 @@ access evicted the line). Cycle-based metrics (achieved_occupancy, stall_*) are 
 only when no other launch was on the GPU while it ran; where launches overlapped they are null
 and the launch is marked "overlapped". ipc is over the launch's own cycles.
 
-Sampling. --sample runs each launch of 13 waves or more in detail until it is steady, credits
+Sampling. --sample runs each launch of 26 waves or more in detail until it is steady, credits
 the blocks that would follow at the rate measured, and runs the last wave in detail; a launch
 that repeats the last two of its kernel is credited their time. Counts that follow from the
 instruction streams stay exact; the result says what was sampled, the fraction simulated in

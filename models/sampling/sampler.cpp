@@ -79,10 +79,11 @@ void Sampler::launched(std::uint32_t slot) {
       arch_, {static_cast<std::uint32_t>(k.info.threads_per_block()), k.info.registers_per_thread,
               k.info.shared_bytes_per_block});
   l.wave = std::uint64_t{occ.blocks_per_sm} * arch_.sms;
-  // The least a launch needs: the warm-up, the steady windows after it, a wave to skip, the tail.
-  const std::uint64_t waves_needed =
-      rules_.warm.min_waves + rules_.warm.settle_waves + rules_.steady.min_windows + rules_.min_skip_waves +
-      rules_.tail_waves;
+  // The least a launch needs: the warm-up, the steady windows after it, the wave in flight and
+  // the tail, which must leave min_skip_share of it to skip.
+  const double detailed = rules_.warm.min_waves + rules_.warm.settle_waves + rules_.steady.min_windows + 1.0 +
+                          rules_.tail_waves;
+  const auto waves_needed = static_cast<std::uint64_t>(std::ceil(detailed / (1.0 - rules_.min_skip_share)));
   if (k.total_blocks < waves_needed * l.wave) {
     std::ostringstream why;
     why << "its " << k.total_blocks << " blocks are " << std::setprecision(2) << double(k.total_blocks) / double(l.wave)
@@ -106,12 +107,19 @@ void Sampler::blocks_retired(std::uint32_t slot, sim::Cycle now) {
   if (k.retired_blocks < l.measure->next_boundary() && !k.done()) return;
   l.measure->add(gpu_.running_totals(slot, now), k.retired_blocks);
   const std::uint64_t remaining = k.total_blocks - k.next_block;
-  if (remaining < std::uint64_t{rules_.tail_waves + rules_.min_skip_waves} * l.wave) {
-    // Too late to skip more: a chunk skipped last keeps the rate measured before it.
+  const std::uint64_t tail = std::uint64_t{rules_.tail_waves} * l.wave;
+  // The first skip must leave out at least min_skip_share of the launch; later chunks a wave.
+  const std::uint64_t least = l.record.sampled()
+                                  ? std::uint64_t{rules_.min_skip_waves} * l.wave
+                                  : std::max<std::uint64_t>(l.wave, std::uint64_t(rules_.min_skip_share * double(k.total_blocks)));
+  if (remaining < tail + least) {
+    // Too late to skip (more): a chunk skipped last keeps the rate measured before it.
     if (l.pending) settle(slot, nullptr);
     if (l.record.sampled()) return l.measure.reset();
-    return fall_back(slot, FallbackKind::NeverSteady,
-                     "steady state did not come before its last waves: " + l.measure->describe());
+    std::ostringstream why;
+    why << "steady state did not come while " << std::setprecision(2) << 100 * rules_.min_skip_share
+        << "% of its blocks were still to run, the least sampling leaves out: " << l.measure->describe();
+    return fall_back(slot, FallbackKind::NeverSteady, why.str());
   }
   if (!l.measure->steady()) return;
   if (l.pending && !settle(slot, l.measure.get())) return;

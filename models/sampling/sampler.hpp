@@ -34,7 +34,11 @@ struct SamplingRules {
   WarmRule warm;
   SteadyRule steady;
   std::uint32_t tail_waves = 1;      // the last waves, always simulated in detail
-  std::uint32_t min_skip_waves = 1;  // fewer skipped blocks than this are not worth a skip
+  // A launch is sampled only if steady state comes while at least this share of its blocks is
+  // still to run (beyond the tail): skipping less gains little speed for its error, and a sweep's
+  // nearly equal points would trade places. Later chunks need only a wave.
+  double min_skip_share = 0.5;
+  std::uint32_t min_skip_waves = 1;
   // Blocks not alike by construction are skipped this many waves at a time, each chunk checked
   // against the rate measured after it.
   std::uint32_t chunk_waves = 16;

@@ -75,21 +75,24 @@ void check_library_table(const std::string& arch, int scale, std::size_t min_sam
 }  // namespace
 
 TEST_CASE("sampled runs agree with full runs on every library kernel: fermi-m2070", "[sampling][slow]") {
-  check_library_table("fermi-m2070", 4, 10);
+  check_library_table("fermi-m2070", 2, 8);
 }
 
 TEST_CASE("sampled runs agree with full runs on every library kernel: kepler-k20x", "[sampling][slow]") {
-  check_library_table("kepler-k20x", 4, 10);
+  check_library_table("kepler-k20x", 2, 6);
 }
 
 TEST_CASE("sampled runs agree with full runs on every library kernel: hopper-h100", "[sampling][slow]") {
-  // At an eighth of the table's sizes the memory-bound kernels end before the H100's L2 is warm
-  // (their fallbacks are checked); a copy of a quarter of the size samples.
+  // At an eighth of the table's sizes the kernels end before steady state on the H100 (their
+  // fallbacks are checked); a copy and the block dispatch at the table's sizes sample.
   models::RunRequest copy;
   copy.arch = "hopper-h100";
   copy.kernel = "readOffset";
-  copy.kernel_params = {"n=8M", "offset=11"};
-  check_library_table("hopper-h100", 8, 2, {copy});
+  copy.kernel_params = {"n=16M", "offset=11"};
+  models::RunRequest dispatch = copy;
+  dispatch.kernel = "emptyKernel";
+  dispatch.kernel_params = {"grid=132000"};
+  check_library_table("hopper-h100", 8, 2, {copy, dispatch});
 }
 
 TEST_CASE("sampled runs agree with full runs on the corpus traces; repeated launches are credited", "[sampling][slow]") {
@@ -224,7 +227,7 @@ TEST_CASE("run --sample --json says what was sampled and what was extrapolated",
   const auto fallback = test::run_warpsim("run --arch kepler-k20x --kernel emptyKernel -p grid=100 --sample --json");
   REQUIRE(fallback.exit_code == 0);
   CHECK(fallback.out.find("\"sampled\": false, \"detail_fraction\": 1, \"time_error_pct\": 0, \"sample_fallback\": "
-                          "\"its 100 blocks are 0.89 waves of 112; sampling needs at least 13\"") != std::string::npos);
+                          "\"its 100 blocks are 0.89 waves of 112; sampling needs at least 26\"") != std::string::npos);
   CHECK(fallback.err.find("warning: sampling fell back to full simulation: its 100 blocks") != std::string::npos);
 
   const auto unsampled = test::run_warpsim("run --arch kepler-k20x --kernel emptyKernel -p grid=100 --json");
