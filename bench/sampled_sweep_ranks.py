@@ -2,8 +2,9 @@
 """Does a sampled sweep rank its points as the full sweep does? Runs SPEC twice with the real
 simulator -- as written (every study's `sample` forced off) and with `sample = on` -- and compares
 every /grid dataset of time_ms: whether the points come in the same order (no pair the other way
-round; points tied in the full sweep may come in either), Spearman's rank correlation, and the
-largest time error of a point.
+round; points tied in the full sweep may come in either), how many of the pairs that swapped were
+further apart in the full sweep than their stated errors (time_error_pct) allow, Spearman's rank
+correlation, and the largest time error of a point.
     bench/sampled_sweep_ranks.py SPEC [-j N] [--warpsim PATH] [--keep DIR [--reuse-full]]
 Prints a Markdown summary; exits 0 (it measures, it does not judge)."""
 import argparse
@@ -29,14 +30,16 @@ def with_sample(text, value):
     return "\n".join(out) + "\n"
 
 
-def grids(h5):
-    """{group path: time_ms array} for every /grid group holding time_ms."""
+def grids(h5, dataset="time_ms"):
+    """{group path: values} of `dataset` in every /grid group that holds time_ms."""
     import h5py
+    import numpy as np
     found = {}
     with h5py.File(h5, "r") as f:
         def visit(name, obj):
             if isinstance(obj, h5py.Dataset) and name.endswith("time_ms"):
-                found[name] = obj[()].ravel()
+                group = obj.parent
+                found[name] = group[dataset][()].ravel() if dataset in group else np.zeros(obj.shape).ravel()
         f["grid"].visititems(visit)
     return found
 
@@ -92,17 +95,20 @@ def main():
         finally:
             os.remove(spec)
         seconds[mode] = time.time() - start
-    full, sampled = grids(files["off"]), grids(files["on"])
+    full, sampled, stated = grids(files["off"]), grids(files["on"]), grids(files["on"], "time_error_pct")
     print(f"{os.path.basename(a.spec)}: full sweep {seconds['off']:.0f} s, sampled {seconds['on']:.0f} s (wall, -j {a.j})\n")
-    print("| grid | points | same order | pairs the other way round | Spearman | max time error |")
-    print("|---|---|---|---|---|---|")
+    print("| grid | points | same order | pairs the other way round | of those, apart by more than their stated errors | Spearman | max time error |")
+    print("|---|---|---|---|---|---|---|")
     for name, f in full.items():
         s = sampled[name]
         idx = [i for i in range(len(f)) if f[i] == f[i] and s[i] == s[i]]  # both succeeded
         fv, sv = [f[i] for i in idx], [s[i] for i in idx]
-        flipped = sum(1 for x in range(len(fv)) for y in range(len(fv)) if fv[x] < fv[y] and sv[x] > sv[y])
+        ev = [0.0 if stated[name][i] != stated[name][i] else stated[name][i] / 100 for i in idx]  # NaN: not sampled
+        pairs = [(x, y) for x in range(len(fv)) for y in range(len(fv)) if fv[x] < fv[y] and sv[x] > sv[y]]
+        flipped = len(pairs)
+        apart = sum(1 for x, y in pairs if fv[y] - fv[x] > ev[x] * fv[x] + ev[y] * fv[y])
         err = max((abs(sv[i] / fv[i] - 1) * 100 for i in range(len(fv))), default=0)
-        print(f"| /{name.rsplit('/', 1)[0]} | {len(fv)} | {'yes' if flipped == 0 else 'no'} | {flipped} | "
+        print(f"| /{name.rsplit('/', 1)[0]} | {len(fv)} | {'yes' if flipped == 0 else 'no'} | {flipped} | {apart} | "
               f"{spearman(fv, sv):.6f} | {err:.2f}% |")
 
 
