@@ -15,7 +15,7 @@ namespace {
 
 constexpr const char* kUsage =
     "run --arch ARCH (--kernel KERNEL [-p key=value]... | --trace PATH) [--launches LIST] [--ncu "
-    "[--cache-control all|none]] [--set key=value]... [--seed N] [--timeline FILE] [--json | --all] | run --metrics";
+    "[--cache-control all|none]] [--sample] [--set key=value]... [--seed N] [--timeline FILE] [--json | --all] | run --metrics";
 
 constexpr const char* kMeasurementHelp = R"(
 Measurement. By default a run is the application's view: launches of one stream follow each
@@ -34,6 +34,13 @@ overlap: each is charged to the kernel that issued it (a DRAM write-back to the 
 access evicted the line). Cycle-based metrics (achieved_occupancy, stall_*) are a launch's own
 only when no other launch was on the GPU while it ran; where launches overlapped they are null
 and the launch is marked "overlapped". ipc is over the launch's own cycles.
+
+Sampling. --sample runs each launch of 26 waves or more in detail until it is steady, credits
+the blocks that would follow at the rate measured, and runs the last wave in detail; a launch
+that repeats the last two of its kernel is credited their time. Counts that follow from the
+instruction streams stay exact; the result says what was sampled, the fraction simulated in
+detail, the time's estimated error and which metrics are extrapolated, or why it all ran in
+full (docs/sampling.md).
 
 `warpsim run --metrics` lists every metric with its Nsight Compute counterpart.
 )";
@@ -91,6 +98,25 @@ void print_launch_table(const models::RunResult& r) {
   }
 }
 
+// What sampling did, when asked: how much ran in detail and the time's estimated error, or why
+// it all ran in detail.
+void print_sampling(const models::RunResult& r) {
+  // In the summary's layout (cli/run_summary.cpp): a 12-character label, then the text.
+  const models::SamplingSummary& s = r.sampling;
+  if (!s.asked) return;
+  if (!s.sampled) {
+    std::cout << std::left << std::setw(12) << "sampled" << "no: " << s.fallback << '\n';
+    return;
+  }
+  std::cout << std::left << std::setw(12) << "sampled"
+            << "yes (detail_fraction " << s.detail_fraction << ", time_error_pct " << s.time_error_pct
+            << "): cycles, time and every metric but the exact ones extrapolated\n"
+            << std::setw(12) << "exact";
+  for (const auto& [name, value] : r.metrics)
+    if (models::exact_when_sampled(name)) std::cout << name << ' ';
+  std::cout << '\n';
+}
+
 }  // namespace
 
 int cmd_run(const Args& args) {
@@ -104,6 +130,9 @@ int cmd_run(const Args& args) {
       "ncu", po::bool_switch(), "measure as Nsight Compute does: launches one at a time, each timed alone (below)")(
       "cache-control", po::value<std::string>(),
       "with --ncu: all (default: write back and invalidate every cache before each launch) or none")(
+      "sample", po::bool_switch(),
+      "sampled simulation: skip the steady middle of large grids and repeated launches, with the error stated "
+      "(docs/sampling.md)")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a preset parameter key=value")(
       "seed", po::value<std::string>()->default_value("1"), "random seed")("json", po::bool_switch(),
                                                                             "print one JSON object")(
@@ -137,6 +166,7 @@ int cmd_run(const Args& args) {
   request.seed = unsigned_option(vm, "seed");
   if (vm.count("timeline")) request.timeline = vm["timeline"].as<std::string>();
   request.ncu = vm["ncu"].as<bool>();
+  request.sample = vm["sample"].as<bool>();
   if (vm.count("cache-control")) {
     const std::string mode = vm["cache-control"].as<std::string>();
     if (!request.ncu) throw sim::InputError("--cache-control", "applies to --ncu runs only");
@@ -156,6 +186,7 @@ int cmd_run(const Args& args) {
   if (r.ncu) std::cout << "  (ncu measurement, cache control " << (r.ncu_flush_caches ? "all" : "none") << ")";
   std::cout << "\n\n";
   print_run_summary(std::cout, r);
+  print_sampling(r);
   if (vm["all"].as<bool>()) {
     std::cout << '\n' << std::left << std::setw(26) << "cycles" << r.cycles << '\n'
               << std::setw(26) << "time_ms" << r.time_ms << '\n';

@@ -57,6 +57,7 @@ void print_dry_run(const SweepSpec& spec, long long requested_sample) {
       for (std::size_t i = 0; i < axes.size(); ++i)
         std::cout << (i ? " x " : " ") << axes[i]->values.size() << ' ' << axes[i]->name;
     }
+    if (st.sample) std::cout << ", sampled";
     std::cout << '\n';
   }
   if (points.empty() || sample == 0) return;

@@ -140,4 +140,15 @@ const std::vector<std::string>& metric_names() {
   return names;
 }
 
+bool exact_when_sampled(const std::string& name) {
+  // Counts of instructions and of their accesses, which sampling walks for the blocks it skips
+  // (models/sampling/block_walk.hpp), and ratios of two of them.
+  static const char* const exact[] = {"warp_instructions", "gld_requests",     "gld_sectors",    "gld_transactions",
+                                      "gld_efficiency",    "gst_requests",     "gst_sectors",    "gst_transactions",
+                                      "gst_efficiency",    "shared_bank_conflicts", "replays",   "lane_efficiency"};
+  for (const char* e : exact)
+    if (name == e) return true;
+  return false;
+}
+
 }  // namespace warpsim::models

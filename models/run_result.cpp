@@ -42,6 +42,23 @@ void put_dim(std::ostream& out, const std::array<std::uint32_t, 3>& d) {
   out << '[' << d[0] << ", " << d[1] << ", " << d[2] << ']';
 }
 
+// "sampled", "detail_fraction", "time_error_pct", and "extrapolated" (the metrics that are) or
+// "sample_fallback" (why nothing was skipped): only when sampling was asked.
+void put_sampling(std::ostream& out, const SamplingSummary& s) {
+  if (!s.asked) return;
+  out << ", \"sampled\": " << (s.sampled ? "true" : "false")
+      << ", \"detail_fraction\": " << sim::json_number(s.detail_fraction)
+      << ", \"time_error_pct\": " << sim::json_number(s.time_error_pct);
+  if (!s.sampled) {
+    out << ", \"sample_fallback\": " << sim::json_quote(s.fallback);
+    return;
+  }
+  out << ", \"extrapolated\": [\"cycles\", \"time_ms\"";
+  for (const auto& name : metric_names())
+    if (!exact_when_sampled(name)) out << ", " << sim::json_quote(name);
+  out << ']';
+}
+
 void put_launch(std::ostream& out, const LaunchResult& k) {
   out << "{\"launch\": " << k.launch << ", \"name\": " << sim::json_quote(k.name) << ", \"grid\": ";
   put_dim(out, k.grid);
@@ -50,6 +67,7 @@ void put_launch(std::ostream& out, const LaunchResult& k) {
   out << ", \"start_cycle\": " << k.start_cycle << ", \"cycles\": " << k.cycles
       << ", \"time_ms\": " << sim::json_number(k.time_ms);
   if (k.overlapped) out << ", \"overlapped\": true";
+  put_sampling(out, k.sampling);
   out << ", \"metrics\": ";
   put_metrics(out, k.metrics, k.text_metrics);
   out << ", \"verdict\": " << sim::json_quote(k.verdict) << '}';
@@ -66,6 +84,7 @@ std::string to_json(const RunResult& r) {
   put_metrics(out, r.metrics, r.text_metrics);
   if (!r.verdict.empty()) out << ", \"verdict\": " << sim::json_quote(r.verdict);
   out << ", \"wall_s\": " << sim::json_number(r.wall_s);
+  put_sampling(out, r.sampling);
   if (r.ncu) out << ", \"measurement\": {\"mode\": \"ncu\", \"cache_control\": \"" << (r.ncu_flush_caches ? "all" : "none") << "\"}";
   if (!r.kernels.empty()) {
     out << ", \"kernels\": [";

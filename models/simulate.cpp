@@ -4,10 +4,12 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "models/bound/bound.hpp"
 #include "models/core/gpu.hpp"
 #include "models/memory/memory_system.hpp"
+#include "models/sampling/sampler.hpp"
 #include "sim/attribution.hpp"
 #include "sim/errors.hpp"
 #include "sim/output_file.hpp"
@@ -72,6 +74,16 @@ double milliseconds(const Arch& arch, sim::Cycle cycles) {
   return double(cycles) / double(arch.core_clock_khz);  // cycles / (cycles per ms)
 }
 
+// A sampled run's or launch's summary: `credited` of `total` was not simulated in detail.
+SamplingSummary summarize(const GpuTotals& total, const GpuTotals& credited, double error_cycles) {
+  SamplingSummary s;
+  s.asked = true;
+  s.sampled = credited.cycles > 0 || credited.warp_instructions > 0;
+  s.detail_fraction = 1.0 - ratio(double(credited.warp_instructions), double(total.warp_instructions));
+  s.time_error_pct = 100.0 * ratio(error_cycles, double(total.cycles));
+  return s;
+}
+
 LaunchResult launch_result(const Arch& arch, const Gpu& gpu, std::uint32_t slot, std::uint32_t number,
                            const LaunchTotals& t, const Bound& bound) {
   const traces::KernelInfo& info = gpu.gigathread().kernel(slot).info;
@@ -111,6 +123,8 @@ RunResult simulate(const RunRequest& request) {
     gpu.record_timeline(&timeline);
   }
   const LaunchPolicy policy{request.ncu, request.ncu && request.ncu_flush_caches};
+  std::optional<sampling::Sampler> sampler;
+  if (request.sample) sampler.emplace(arch, gpu, request.seed);
 
   RunResult out;
   out.arch = request.arch;
@@ -137,7 +151,12 @@ RunResult simulate(const RunRequest& request) {
   GpuTotals totals = gpu.totals();
   MemoryCounters memory_totals = memory->counters();
   std::vector<LaunchTotals> launches;
-  for (std::uint32_t k = 0; k < gpu.launch_count(); ++k) launches.push_back(gpu.launch_totals(k));
+  for (std::uint32_t k = 0; k < gpu.launch_count(); ++k)
+    launches.push_back(sampler ? sampler->launch_totals(k) : gpu.launch_totals(k));
+  if (sampler) {
+    sim::add_counts(totals, sampler->added_gpu());
+    sim::add_counts(memory_totals, sampler->added_memory());
+  }
   if (request.ncu) {
     // ncu's view of the run: the sum of its launches, each alone and timed from its own start;
     // the gaps between them and what the cache flushes wrote back are in none.
@@ -164,6 +183,24 @@ RunResult simulate(const RunRequest& request) {
   if (!bounds.empty()) out.verdict = verdict_of(run);
   for (std::uint32_t k = 0; k < numbers.size(); ++k)
     out.kernels.push_back(launch_result(arch, gpu, k, numbers[k], launches[k], bounds[k]));
+  if (sampler) {
+    double error = 0;
+    for (std::uint32_t k = 0; k < gpu.launch_count(); ++k) {
+      const sampling::SampleRecord& r = sampler->record(k);
+      error += r.error_cycles;
+      if (k >= out.kernels.size()) continue;
+      LaunchResult& l = out.kernels[k];
+      l.start_cycle += r.offset_before;
+      GpuTotals credited = r.added.gpu;
+      credited.cycles = r.skipped_cycles;
+      l.sampling = summarize(launches[k].gpu, credited, r.error_cycles);
+      l.sampling.fallback = r.fallback;
+    }
+    out.sampling = summarize(totals, sampler->added_gpu(), error);
+    if (!out.sampling.sampled) out.sampling.fallback = gpu.launch_count() == 1 ? sampler->record(0).fallback
+                                                                                : "no launch could be sampled";
+    for (auto& w : sampler->warnings(numbers)) out.warnings.push_back(std::move(w));
+  }
   if (!request.timeline.empty()) timeline.write_csv(request.timeline, numbers, "--timeline");
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return out;

@@ -32,6 +32,17 @@ struct RunRequest {
   bool ncu_flush_caches = true;
   // --timeline: write every warp's start and exit here (models/core/warp_timeline.hpp); empty: none.
   std::string timeline{};
+  // --sample: sampled simulation (models/sampling/sampler.hpp, docs/sampling.md).
+  bool sample = false;
+};
+
+// What sampled simulation did to a run or a launch; `asked` false when it was not asked for.
+struct SamplingSummary {
+  bool asked = false;
+  bool sampled = false;        // some blocks were not simulated in detail, and were credited
+  double detail_fraction = 1;  // warp instructions simulated in detail, of all
+  double time_error_pct = 0;   // the estimated error of time_ms, in % of it
+  std::string fallback;        // why it was simulated in full, when nothing was skipped
 };
 
 // One launch of a run (RunResult::kernels).
@@ -48,6 +59,7 @@ struct LaunchResult {
   std::vector<std::pair<std::string, double>> metrics;  // in metric_names() order
   std::vector<std::pair<std::string, std::string>> text_metrics;  // in text_metric_names() order
   std::string verdict;  // "<limiter>: <why, with its numbers>" (models/bound/limiter.hpp)
+  SamplingSummary sampling;
 };
 
 struct RunResult {
@@ -64,6 +76,7 @@ struct RunResult {
   std::vector<std::string> warnings;  // e.g. unknown opcodes mapped to a default class
   bool ncu = false, ncu_flush_caches = false;  // as requested
   std::vector<LaunchResult> kernels;  // every launch simulated, in order (trace runs)
+  SamplingSummary sampling;
 };
 
 // The metrics every run reports, in a fixed order (CONTRACT.md).
@@ -73,6 +86,10 @@ const std::vector<std::string>& metric_names();
 const std::vector<std::string>& text_metric_names();
 // "issue" for "utilization_issue": the metrics run --json nests under "utilization"; "" otherwise.
 std::string utilization_key(const std::string& metric);
+// Whether a sampled run's value of metric `name` follows from the instruction streams alone and
+// is therefore exact (instructions, requests, sectors, transactions, efficiencies, bank
+// conflicts, replays, lane efficiency); the others, and cycles and time, are extrapolated.
+bool exact_when_sampled(const std::string& name);
 
 // Throws sim::InputError for bad requests and sim::DeadlockError if the run cannot finish.
 RunResult simulate(const RunRequest& request);

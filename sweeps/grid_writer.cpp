@@ -67,6 +67,22 @@ void write_grid(hid_t group, const Study& study, const std::vector<const PointRe
   std::vector<std::int32_t> status(results.size());
   for (std::size_t i = 0; i < results.size(); ++i) status[i] = results[i]->status;
   attach_all(h5::write_int32(group, "status", shape, status));
+  if (!study.sample) return;
+  for (std::size_t i = 0; i < results.size(); ++i) status[i] = results[i]->sampled;
+  attach_all(h5::write_int32(group, "sampled", shape, status));
+  write_metric("detail_fraction", [](const PointResult& r) { return r.detail_fraction; });
+  write_metric("time_error_pct", [](const PointResult& r) { return r.time_error_pct; });
+  label_sampled_columns(group);
+}
+
+void label_sampled_columns(hid_t group) {
+  auto label = [&](const std::string& name, bool exact) {
+    h5::Handle d(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose, "open " + name);
+    h5::set_string_attribute(d, "when_sampled", exact ? "exact" : "extrapolated");
+  };
+  label("cycles", false);
+  label("time_ms", false);
+  for (const auto& name : models::metric_names()) label(name, models::exact_when_sampled(name));
 }
 
 }  // namespace warpsim::sweeps

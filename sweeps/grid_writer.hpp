@@ -11,7 +11,13 @@
 
 namespace warpsim::sweeps {
 
-// `results` holds the study's points in order (first_index .. first_index + count - 1).
+// `results` holds the study's points in order (first_index .. first_index + count - 1). A
+// sampled study's grid also has sampled, detail_fraction and time_error_pct.
 void write_grid(hid_t group, const Study& study, const std::vector<const PointResult*>& results);
+
+// Sampled results: on the cycles, time_ms and metric datasets of `group`, the attribute
+// when_sampled = "exact" (the value follows from the instruction streams, sampled or not) or
+// "extrapolated" (a sampled point's value is partly credited, docs/sampling.md).
+void label_sampled_columns(hid_t group);
 
 }  // namespace warpsim::sweeps

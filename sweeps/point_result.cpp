@@ -32,6 +32,11 @@ PointResult run_point(std::size_t index, const models::RunRequest& request, cons
       if (!r.message.empty()) r.message += "; ";
       r.message += w;
     }
+    if (run.sampling.asked) {
+      r.sampled = run.sampling.sampled ? 1 : 0;
+      r.detail_fraction = run.sampling.detail_fraction;
+      r.time_error_pct = run.sampling.time_error_pct;
+    }
     for (const auto& [key, value] : run.params) {
       if (!r.resolved_params.empty()) r.resolved_params += ' ';
       r.resolved_params += key;

@@ -32,6 +32,10 @@ struct PointResult {
   // derived ones included: the point's full configuration, beside the swept columns.
   std::string resolved_params;
   std::vector<std::string> texts;  // models::text_metric_names() order ("limiter" ...); "" where missing
+  // Sampled simulation (`sample = on`): 1 when part of the point was credited instead of
+  // simulated in detail, 0 when it all ran in detail (the message says why); -1 when not asked.
+  int sampled = -1;
+  double detail_fraction = 1, time_error_pct = 0;
 };
 
 // A sweep none of whose points succeeded: its results are kept (the messages say why), but a

@@ -16,6 +16,7 @@ std::vector<Point> enumerate_points(const SweepSpec& spec) {
       p.study = si;
       p.coords = coords;
       p.request.seed = st.seed;
+      p.request.sample = st.sample;
       for (std::size_t k = 0; k < st.settings.size(); ++k) {
         const Setting& s = st.settings[k];
         const std::string& v = s.values[coords[k]];

@@ -106,6 +106,27 @@ std::string preset_text(const std::string& name) {
   return out;
 }
 
+// A sampled sweep's columns (sampling.md): whether each point was sampled, the fraction it
+// simulated in detail and its time's estimated error; and on every result column whether a
+// sampled point's value is exact or extrapolated.
+void write_sampling_columns(hid_t file, const h5::Handle& point, const std::vector<PointResult>& results) {
+  const std::size_t n = results.size();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::uint64_t> shape{n};
+  std::vector<std::int32_t> sampled(n);
+  std::vector<double> fraction(n), error(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool asked = results[i].sampled >= 0;
+    sampled[i] = results[i].sampled;
+    fraction[i] = asked ? results[i].detail_fraction : nan;
+    error[i] = asked ? results[i].time_error_pct : nan;
+  }
+  h5::attach_dimension(h5::write_int32(file, "sampled", shape, sampled), point, 0);
+  h5::attach_dimension(h5::write_double(file, "detail_fraction", shape, fraction), point, 0);
+  h5::attach_dimension(h5::write_double(file, "time_error_pct", shape, error), point, 0);
+  label_sampled_columns(file);
+}
+
 void write_contents(const std::string& path, const SweepSpec& spec, const std::vector<Point>& points,
                     const std::vector<PointResult>& results, const ResultFileInfo& info) {
   h5::Handle file = h5::create_file(path);
@@ -171,6 +192,7 @@ void write_contents(const std::string& path, const SweepSpec& spec, const std::v
   for (std::size_t i = 0; i < n; ++i) messages[i] = results[i].resolved_params;
   h5::attach_dimension(h5::write_strings(file, "resolved_params", shape, messages), point, 0);
   column_double("wall_s", [](const PointResult& r) { return r.wall_s; });
+  if (spec.any_sampled()) write_sampling_columns(file, point, results);
 
   // /config: the resolved spec (parse_spec_text reads it back) and each preset it uses.
   h5::Handle config = h5::write_strings(file, "config", {}, {resolved_spec_text(spec)});
@@ -234,6 +256,9 @@ ResultFileContents read_contents(const fs::path& path) {
   const std::string where = path.string();
   h5::Handle file = open_result_file(where);
   std::vector<std::string> columns = {"point", "status", "cycles", "time_ms", "wall_s", "message", "resolved_params"};
+  const bool sampled = h5::exists(file, "sampled");
+  if (sampled)
+    for (const char* name : {"sampled", "detail_fraction", "time_error_pct"}) columns.push_back(name);
   for (const auto& m : models::metric_names()) columns.push_back(m);
   for (const auto& m : models::text_metric_names()) columns.push_back(m);
   require_columns(file, where, columns);
@@ -263,6 +288,16 @@ ResultFileContents read_contents(const fs::path& path) {
   same_rows("wall_s", wall_s.size());
   same_rows("message", message.size());
   same_rows("resolved_params", resolved.size());
+  std::vector<std::int64_t> sampled_column;
+  std::vector<double> fraction, error;
+  if (sampled) {
+    sampled_column = h5::read_int64(file, "sampled");
+    fraction = h5::read_double(file, "detail_fraction");
+    error = h5::read_double(file, "time_error_pct");
+    same_rows("sampled", sampled_column.size());
+    same_rows("detail_fraction", fraction.size());
+    same_rows("time_error_pct", error.size());
+  }
   std::vector<std::vector<double>> metrics;
   for (const auto& m : models::metric_names()) {
     metrics.push_back(h5::read_double(file, m));
@@ -286,6 +321,11 @@ ResultFileContents read_contents(const fs::path& path) {
     r.resolved_params = resolved[i];
     for (const auto& col : metrics) r.metrics.push_back(col[i]);
     for (const auto& col : texts) r.texts.push_back(col[i]);
+    if (sampled && sampled_column[i] >= 0) {
+      r.sampled = static_cast<int>(sampled_column[i]);
+      r.detail_fraction = fraction[i];
+      r.time_error_pct = error[i];
+    }
   }
   return c;
 }

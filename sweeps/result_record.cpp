@@ -87,6 +87,9 @@ std::string encode_result(const PointResult& r) {
   // One field per text metric, as many as the build names (models::text_metric_names()).
   for (std::size_t i = 0; i < models::text_metric_names().size(); ++i)
     body += '\t' + escape(i < r.texts.size() ? r.texts[i] : std::string());
+  // Sampling's three numbers, only for a sampled sweep's points (after the text fields; other points have none).
+  if (r.sampled >= 0)
+    body += '\t' + std::to_string(r.sampled) + ',' + hex_double(r.detail_fraction) + ',' + hex_double(r.time_error_pct);
   char sum[24];
   std::snprintf(sum, sizeof sum, "%016llx", static_cast<unsigned long long>(fingerprint(body)));
   return body + '\t' + sum + '\n';
@@ -103,7 +106,7 @@ std::optional<PointResult> decode_result(const std::string& raw, std::size_t met
   if (line.compare(last_tab + 1, 16, sum) != 0) return std::nullopt;
   auto f = split(body, '\t');
   const std::size_t text_count = models::text_metric_names().size();
-  if (f.size() != 8 + text_count) return std::nullopt;
+  if (f.size() != 8 + text_count && f.size() != 9 + text_count) return std::nullopt;
   PointResult r;
   std::int64_t index, status;
   if (!sim::parse_int(f[0], index) || index < 0 || !sim::parse_int(f[1], status) || !sim::parse_int(f[2], r.cycles) ||
@@ -115,6 +118,14 @@ std::optional<PointResult> decode_result(const std::string& raw, std::size_t met
     if (!unescape(f[8 + i], r.texts[i])) return std::nullopt;
   r.index = static_cast<std::size_t>(index);
   r.status = static_cast<int>(status);
+  if (f.size() == 9 + text_count) {
+    auto s = split(f[8 + text_count], ',');
+    std::int64_t sampled;
+    if (s.size() != 3 || !sim::parse_int(s[0], sampled) || sampled < 0 || sampled > 1 ||
+        !parse_hex_double(s[1], r.detail_fraction) || !parse_hex_double(s[2], r.time_error_pct))
+      return std::nullopt;
+    r.sampled = static_cast<int>(sampled);
+  }
   auto m = split(f[5], ',');
   if (m.size() != metric_count) return std::nullopt;
   r.metrics.resize(metric_count);

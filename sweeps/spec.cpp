@@ -66,6 +66,12 @@ std::uint64_t parse_seed(const std::string& text, const std::string& where) {
   return static_cast<std::uint64_t>(v);
 }
 
+bool parse_sample(const std::string& text, const std::string& where) {
+  if (text == "on") return true;
+  if (text == "off") return false;
+  throw sim::InputError(where, "sample must be on or off, got '" + text + "'");
+}
+
 // Checks the names and values of one study line that do not depend on the study's kernels.
 void check_setting(const Setting& s, const std::string& where, const fs::path& spec_dir, Setting& out) {
   out = s;
@@ -104,7 +110,7 @@ SweepSpec parse_entries(const std::vector<sim::IniEntry>& entries, const std::st
   SweepSpec spec;
   spec.file = file;
   std::map<std::string, std::size_t> study_index;
-  std::vector<bool> study_seed_given;
+  std::vector<bool> study_seed_given, study_sample_given;
   for (const auto& e : entries) {
     const std::string where = file + ":" + std::to_string(e.line);
     auto dot = e.key.find('.');
@@ -116,8 +122,10 @@ SweepSpec parse_entries(const std::vector<sim::IniEntry>& entries, const std::st
         spec.seed = parse_seed(e.value, where);
       } else if (name == "description") {
         spec.description = e.value;
+      } else if (name == "sample") {
+        spec.sample = parse_sample(e.value, where);
       } else {
-        throw sim::InputError(where, "unknown key '" + name + "' in [sweep]; known: seed, description");
+        throw sim::InputError(where, "unknown key '" + name + "' in [sweep]; known: seed, sample, description");
       }
       continue;
     }
@@ -129,13 +137,19 @@ SweepSpec parse_entries(const std::vector<sim::IniEntry>& entries, const std::st
       throw sim::InputError(where, "study name '" + study_name + "' may only use letters, digits, '_' and '-'");
     auto [it, fresh] = study_index.emplace(study_name, spec.studies.size());
     if (fresh) {
-      spec.studies.push_back(Study{study_name, e.line, 0, {}});
+      spec.studies.push_back(Study{study_name, e.line, 0, false, {}});
       study_seed_given.push_back(false);
+      study_sample_given.push_back(false);
     }
     Study& study = spec.studies[it->second];
     if (name == "seed") {
       study.seed = parse_seed(e.value, where);
       study_seed_given[it->second] = true;
+      continue;
+    }
+    if (name == "sample") {
+      study.sample = parse_sample(e.value, where);
+      study_sample_given[it->second] = true;
       continue;
     }
     AxisValues parsed = parse_axis_values(e.value, where);
@@ -149,6 +163,7 @@ SweepSpec parse_entries(const std::vector<sim::IniEntry>& entries, const std::st
     Study& st = spec.studies[i];
     const std::string where = file + ":" + std::to_string(st.line);
     if (!study_seed_given[i]) st.seed = spec.seed;
+    if (!study_sample_given[i]) st.sample = spec.sample;
     if (!st.find("arch")) throw sim::InputError(where, "study '" + st.name + "' has no 'arch ='");
     bool kernel = st.find("kernel"), trace = st.find("trace");
     if (kernel == trace) throw sim::InputError(where, "study '" + st.name + "' needs exactly one of 'kernel =' or 'trace ='");
@@ -199,6 +214,10 @@ SweepSpec parse_spec_text(const std::string& text, const std::string& name) {
   }
 }
 
+bool SweepSpec::any_sampled() const {
+  return std::any_of(studies.begin(), studies.end(), [](const Study& st) { return st.sample; });
+}
+
 std::string resolved_spec_text(const SweepSpec& spec) {
   std::ostringstream out;
   // No file path here: the same spec reached by another path is the same sweep (journal, merge).
@@ -208,6 +227,7 @@ std::string resolved_spec_text(const SweepSpec& spec) {
   out << "seed = " << spec.seed << '\n';
   for (const auto& st : spec.studies) {
     out << "\n[study " << st.name << "]\nseed = " << st.seed << '\n';
+    if (st.sample) out << "sample = on\n";
     for (const auto& s : st.settings) {
       out << s.name << " = " << join(s.values);
       // A one-value axis keeps its trailing comma so it stays an axis when read back.

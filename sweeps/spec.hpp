@@ -22,6 +22,7 @@ struct Study {
   std::string name;
   int line = 0;
   std::uint64_t seed = 1;
+  bool sample = false;  // `sample = on`: sampled simulation (run --sample) for every point
   // arch first, then kernel or trace, then the rest in file order: the order of the product's
   // dimensions (the last one varies fastest).
   std::vector<Setting> settings;
@@ -39,7 +40,9 @@ struct SweepSpec {
   std::string file;         // where it was read from, for messages
   std::string description;  // [sweep] description
   std::uint64_t seed = 1;
+  bool sample = false;  // [sweep] sample = on: every study's default
   std::vector<Study> studies;
+  bool any_sampled() const;
   std::size_t point_count() const;
 };
 

@@ -54,6 +54,12 @@ class KernelSource {
   virtual std::vector<std::unique_ptr<WarpStream>> open_block(std::uint64_t block_id) = 0;
   // Things the run should record, e.g. an opcode mapped to a default unit class.
   virtual std::vector<std::string> warnings() const { return {}; }
+  // Whether the blocks are alike by construction: every block runs the same instructions with
+  // the same active lanes, on addresses that differ from block to block by a shift, except
+  // blocks at the grid's end that a bounds check cuts short. Sampled simulation then takes the
+  // counts of many skipped blocks from a few (models/sampling/sampler.hpp); otherwise it reads
+  // every block it skips.
+  virtual bool blocks_alike() const { return false; }
 };
 
 }  // namespace warpsim::traces

@@ -159,6 +159,14 @@ void GigaThread::on_block_retired(std::uint32_t sm, std::uint32_t block, std::ui
   wake_at(now);
 }
 
+void GigaThread::skip_blocks(std::uint32_t slot, std::uint64_t count, sim::Cycle now) {
+  KernelRun& k = *kernels_[slot];
+  count = std::min(count, k.total_blocks - k.next_block);
+  k.next_block += count;
+  k.retired_blocks += count;
+  if (k.done()) k.end = std::max(k.end, now);
+}
+
 void GigaThread::release_retired(sim::Cycle now) {
   // The SMs report in SM order and each in time order; by time, then SM, is the order in which
   // they retired (what depends on the order: the kernel's end).
@@ -178,6 +186,10 @@ void GigaThread::release_retired(sim::Cycle now) {
     ++k.retired_blocks;
     if (k.done()) k.end = at;  // its last block's stores have landed (Sm::tick) and it was taken in
   }
+  if (observer_ != nullptr)
+    for (std::size_t i = 0; i < done; ++i)
+      if (i + 1 == done || retired_[i].kernel_slot != retired_[i + 1].kernel_slot)
+        observer_->blocks_retired(retired_[i].kernel_slot, now);
   retired_.erase(retired_.begin(), retired_.begin() + static_cast<std::ptrdiff_t>(done));
   if (!retired_.empty() && (next_release_ + kFrac - 1) / kFrac > now) {
     wake_at(std::max(retired_.front().at, (next_release_ + kFrac - 1) / kFrac));

@@ -43,6 +43,16 @@ struct KernelRun {
   bool done() const { return retired_blocks == total_blocks; }
 };
 
+// Told when blocks of a kernel have retired (the sampler, models/sampling/); it may then skip
+// blocks not yet dispatched (GigaThread::skip_blocks).
+class RetireObserver {
+ public:
+  virtual ~RetireObserver() = default;
+  // Blocks of kernel `slot` retired at `now` and have been released (KernelRun::retired_blocks
+  // counts them).
+  virtual void blocks_retired(std::uint32_t slot, sim::Cycle now) = 0;
+};
+
 class GigaThread final : public sim::ClockedComponent, public BlockRetireListener {
  public:
   GigaThread(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch, std::vector<std::unique_ptr<Sm>>& sms);
@@ -54,6 +64,11 @@ class GigaThread final : public sim::ClockedComponent, public BlockRetireListene
   bool all_done() const;
   // True while a kernel of this stream is running.
   bool stream_busy(std::uint64_t stream) const;
+  // Sampled simulation: `observer` hears of every retirement (nullptr: none does).
+  void observe_retirements(RetireObserver* observer) { observer_ = observer; }
+  // The next `count` blocks of kernel `slot` are never dispatched: they count as retired now, and
+  // dispatch goes on from the block after them. A kernel left with no block is done at `now`.
+  void skip_blocks(std::uint32_t slot, std::uint64_t count, sim::Cycle now);
 
   void on_block_retired(std::uint32_t sm, std::uint32_t block, std::uint32_t kernel_slot, sim::Cycle now) override;
   bool has_pending_work() const override;
@@ -86,6 +101,7 @@ class GigaThread final : public sim::ClockedComponent, public BlockRetireListene
   static constexpr std::uint64_t kFrac = 1024;
   std::uint64_t next_release_ = 0;
   std::uint64_t retire_interval_fixed_ = 0;
+  RetireObserver* observer_ = nullptr;
 };
 
 }  // namespace warpsim::models

@@ -97,6 +97,7 @@ void Gpu::launch(std::unique_ptr<traces::KernelSource> kernel, const LaunchPolic
   std::uint32_t slot = static_cast<std::uint32_t>(gigathread_->kernel_count());
   memory_.begin_kernel(slot, kernel->info());
   gigathread_->launch(std::move(kernel));
+  if (launch_observer_ != nullptr) launch_observer_->launched(slot);
 }
 
 void Gpu::run(traces::Workload& workload, const LaunchPolicy& policy) {
@@ -143,6 +144,20 @@ LaunchTotals Gpu::launch_totals(std::uint32_t slot) const {
     }
   }
   out.memory = memory_.kernel_counters(slot);
+  return out;
+}
+
+LaunchTotals Gpu::running_totals(std::uint32_t slot, sim::Cycle at) {
+  LaunchTotals out = launch_totals(slot);
+  out.gpu.cycles = at - out.start;
+  const CycleBooks books = cycle_books(at);
+  out.gpu.active_cycles = books.active_cycles;
+  out.gpu.scheduler_cycles = 0;
+  for (int s = 0; s < kSchedulerStateCount; ++s) {
+    out.gpu.state_cycles[s] = books.state_cycles[s];
+    out.gpu.scheduler_cycles += books.state_cycles[s];
+  }
+  for (const auto& sm : sms_) out.gpu.warp_cycles += sm->live_warp_cycles(at);
   return out;
 }
 

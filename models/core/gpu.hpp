@@ -54,6 +54,14 @@ struct LaunchPolicy {
   bool flush_caches = false;
 };
 
+// Told of every launch as it starts (the sampler, models/sampling/).
+class LaunchObserver {
+ public:
+  virtual ~LaunchObserver() = default;
+  // Kernel slot `slot` has just been handed to the GigaThread engine.
+  virtual void launched(std::uint32_t slot) = 0;
+};
+
 class Gpu final : public sim::WindowListener {
  public:
   // The memory system is given from outside so unit tests can pass a fixed-latency stand-in.
@@ -73,6 +81,12 @@ class Gpu final : public sim::WindowListener {
   // Closes the books (stall states, occupancy) at the end of the last kernel and sums the SMs.
   GpuTotals totals();
   const GigaThread& gigathread() const { return *gigathread_; }
+  GigaThread& gigathread() { return *gigathread_; }
+  // Sampled simulation: `observer` hears of every launch (nullptr: none does).
+  void observe_launches(LaunchObserver* observer) { launch_observer_ = observer; }
+  // Launch `slot`'s totals so far, read at cycle `at` while it runs alone: launch_totals() with
+  // the GPU's cycle books closed at `at` and its resident warps' cycles counted up to `at`.
+  LaunchTotals running_totals(std::uint32_t slot, sim::Cycle at);
   // What the sources found while running (unknown opcodes ...) and what their launches were told
   // (a set-aside clamped ...), each once.
   std::vector<std::string> warnings() const;
@@ -114,6 +128,7 @@ class Gpu final : public sim::WindowListener {
   static std::vector<std::string> merged(std::vector<std::string> into, const std::vector<std::string>& more);
   std::vector<std::string> launch_warnings_;
   std::vector<LaunchBooks> books_;  // by kernel slot
+  LaunchObserver* launch_observer_ = nullptr;
 };
 
 }  // namespace warpsim::models

@@ -635,6 +635,16 @@ void Sm::finish(sim::Cycle end) {
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s) set_state(s, sched_[s].state, end);
 }
 
+std::uint64_t Sm::live_warp_cycles(sim::Cycle at) const {
+  std::uint64_t cycles = 0;
+  for (std::uint32_t s = 0; s < arch_.schedulers; ++s)
+    for (std::uint64_t active = sched_[s].active; active != 0; active &= active - 1) {
+      const Warp& w = warps_[slot_of(s, static_cast<std::uint32_t>(__builtin_ctzll(active)))];
+      if (at > w.started) cycles += at - w.started;
+    }
+  return cycles;
+}
+
 void Sm::close_books(sim::Cycle at) {
   change_resident_warps(0, at);
   // A scheduler whose state waits for a window's answers (Undecided) keeps its cycles until

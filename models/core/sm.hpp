@@ -89,6 +89,9 @@ class Sm final : public sim::ClockedComponent {
   // counters read then cover exactly [0, at): for per-launch accounts taken between launches.
   // Changes no result: the cycles are only counted sooner.
   void close_books(sim::Cycle at);
+  // The warp-cycles up to `at` of the warps still resident, which SmCounters::warp_cycles counts
+  // only when they exit: a reading of occupancy in the middle of a run (sampled simulation).
+  std::uint64_t live_warp_cycles(sim::Cycle at) const;
   // The SmLaunchCounts of kernel slot `slot`'s warps on this SM.
   SmLaunchCounts launch_counts(std::uint32_t slot) const { return by_launch_.of(slot, launch_totals()); }
 

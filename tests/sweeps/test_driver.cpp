@@ -161,6 +161,27 @@ TEST_CASE("damaged or cut-short journal lines are ignored, not fatal", "[sweep][
   CHECK(again.finished().count(8) == 1);
 }
 
+TEST_CASE("a sampled point's journal line keeps its sampling numbers; other lines have none", "[sweep][journal][sampling]") {
+  const std::size_t metrics = models::metric_names().size();
+  sweeps::PointResult sampled{4, 0, "", 1000, 0.5, std::vector<double>(metrics, 1.5), 0.1, "n=1", {}};
+  sampled.sampled = 1;
+  sampled.detail_fraction = 0.125;
+  sampled.time_error_pct = 0.75;
+  auto back = sweeps::decode_result(sweeps::encode_result(sampled), metrics);
+  REQUIRE(back);
+  CHECK(back->sampled == 1);
+  CHECK(back->detail_fraction == 0.125);
+  CHECK(back->time_error_pct == 0.75);
+  sweeps::PointResult full = sampled;
+  full.sampled = -1;
+  const std::string line = sweeps::encode_result(full);
+  // Eight fields, one per text metric and the checksum, as without sampling.
+  CHECK(std::size_t(std::count(line.begin(), line.end(), '\t')) == 8 + models::text_metric_names().size());
+  back = sweeps::decode_result(line, metrics);
+  REQUIRE(back);
+  CHECK(back->sampled == -1);
+}
+
 TEST_CASE("a file that is not a journal at all is named as such, not as another sweep's", "[sweep][journal]") {
   auto dir = test::temp_dir("journal-junk");
   auto path = std::filesystem::path(dir) / "j";

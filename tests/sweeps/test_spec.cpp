@@ -107,6 +107,28 @@ TEST_CASE("the resolved spec reads back as the same sweep", "[sweep][spec]") {
   CHECK(a.back().request.arch_overrides == V{"sm.max_blocks=8"});
 }
 
+TEST_CASE("sample = on in [sweep] samples every study that does not say off", "[sweep][spec][sampling]") {
+  auto dir = test::temp_dir("spec-sample");
+  auto spec = sweeps::parse_spec(test::write_spec(dir, "s.ini",
+                                                  "[sweep]\nsample = on\n[study a]\narch = kepler-k20x\n"
+                                                  "kernel = readOffset\nblock = 128, 256\n[study b]\nsample = off\n"
+                                                  "arch = kepler-k20x\nkernel = readOffset\n"));
+  CHECK(spec.studies[0].sample);
+  CHECK_FALSE(spec.studies[1].sample);
+  CHECK(spec.any_sampled());
+  const auto points = sweeps::enumerate_points(spec);
+  CHECK(points[0].request.sample);
+  CHECK(points[1].request.sample);
+  CHECK_FALSE(points[2].request.sample);
+  // The resolved text keeps it per study, so journals and shards of a sampled sweep match only
+  // each other; a sweep without sampling resolves as before.
+  const auto text = sweeps::resolved_spec_text(spec);
+  CHECK(text.find("[study a]\nseed = 1\nsample = on\n") != std::string::npos);
+  CHECK(text.find("[study b]\nseed = 1\narch") != std::string::npos);
+  CHECK(sweeps::resolved_spec_text(sweeps::parse_spec_text(text, "again")) == text);
+  CHECK_FALSE(sweeps::parse_spec_text("[study a]\narch = kepler-k20x\nkernel = readOffset\n", "x").any_sampled());
+}
+
 TEST_CASE("spec errors name file:line", "[sweep][spec]") {
   auto dir = test::temp_dir("spec-errors");
   struct Case {
@@ -130,6 +152,8 @@ TEST_CASE("spec errors name file:line", "[sweep][spec]") {
       {"[study a]\nkernel = readOffset\n", ":2", "has no 'arch ='"},
       {"[study a]\narch = kepler-k20x\n", ":2", "exactly one of 'kernel =' or 'trace ='"},
       {"[study a]\narch = kepler-k20x\nkernel = readOffset\nblock = 1, 2\nblock = 3\n", ":5", "already set on line 4"},
+      {"[sweep]\nsample = yes\n[study a]\narch = kepler-k20x\nkernel = readOffset\n", ":2", "sample must be on or off"},
+      {"[study a]\narch = kepler-k20x\nkernel = readOffset\nsample = 1\n", ":4", "sample must be on or off, got '1'"},
   };
   for (const auto& c : cases) {
     INFO(c.text);
@@ -157,10 +181,11 @@ TEST_CASE("a sweep of more points than fit in memory is an input error, not an a
 }
 
 TEST_CASE("the shipped specs parse", "[sweep][spec]") {
-  for (const char* name : {"smoke.ini", "demo.ini", "blocksize.ini", "stride.ini", "l2_persistence.ini"}) {
+  for (const char* name : {"smoke.ini", "demo.ini", "blocksize.ini", "stride.ini", "l2_persistence.ini", "large.ini"}) {
     INFO(name);
     auto spec = sweeps::parse_spec(std::string(WARPSIM_SOURCE_DIR) + "/sweeps/specs/" + name);
     CHECK(spec.point_count() > 0);
     if (std::string(name) == "smoke.ini") CHECK(spec.point_count() <= 16);
+    CHECK(spec.any_sampled() == (std::string(name) == "large.ini"));
   }
 }

@@ -37,6 +37,8 @@ class LibraryKernel final : public KernelSource {
     return warps;
   }
 
+  bool blocks_alike() const override { return Logic::kBlocksAlike; }
+
   const Params& params() const { return *params_; }
 
  private:

@@ -30,6 +30,8 @@ struct PersistParams {
 
 class PersistLogic : public LogicDefaults {
  public:
+  // The corrections of tid % size that lanes take depend on tid: blocks differ in active lanes.
+  static constexpr bool kBlocksAlike = false;
   using Params = PersistParams;
   PersistLogic(const Params& p, const WarpPlace& w) : p_(&p), w_(w) {}
 

@@ -35,6 +35,8 @@ struct LoopParams {
 
 class LoopLogic : public LogicDefaults {
  public:
+  // The corrections of tid % size that lanes take depend on tid: blocks differ in active lanes.
+  static constexpr bool kBlocksAlike = false;
   using Params = LoopParams;
   LoopLogic(const Params& p, const WarpPlace& w) : p_(&p), w_(w) {}
 

@@ -30,6 +30,9 @@ namespace warpsim::traces::kernels {
 // Defaults for kernels without guarded instructions of some kind; reaching one is a bug in the
 // kernel's logic, caught by the per-kernel tests.
 struct LogicDefaults {
+  // KernelSource::blocks_alike: false for kernels whose guards depend on values that vary from
+  // block to block (a `%` whose corrections some lanes take).
+  static constexpr bool kBlocksAlike = true;
   std::uint32_t exit_lanes(std::uint16_t, std::uint32_t) const { return 0; }
   bool branch_taken(std::uint16_t) { return false; }
   std::uint32_t predicated_lanes(std::uint16_t, std::uint32_t) const { return 0; }
