@@ -26,7 +26,7 @@ const std::vector<Command>& commands() {
        cmd_trace},
       {"analyze", "analyze --arch ARCH (--kernel KERNEL [-p key=value]... | --trace PATH) [--json]",
        "dependency-graph analysis: critical path and ILP", cmd_analyze},
-      {"validate", "validate [--table NAME] [--quick] [--json] [--plot DIR]", "compare simulated results with the built-in published and measured tables",
+      {"validate", "validate [--table NAME] [--arch ARCH] [--quick] [--json] [--plot DIR]", "compare simulated results with the built-in published and measured tables",
        cmd_validate},
   };
   return table;
