@@ -8,9 +8,9 @@
 
 using namespace warpsim::models;
 
-TEST_CASE("the three required presets exist and every parameter has a value and a source", "[models][arch]") {
+TEST_CASE("the required presets exist and every parameter has a value and a source", "[models][arch]") {
   auto names = preset_names();
-  for (const char* required : {"fermi-m2070", "kepler-k20x", "hopper-h100"}) {
+  for (const char* required : {"fermi-m2070", "kepler-k20x", "hopper-h100", "hopper-h200"}) {
     INFO(required);
     REQUIRE(std::find(names.begin(), names.end(), required) != names.end());
     Arch a = load_arch(required);
