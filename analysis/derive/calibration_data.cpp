@@ -130,8 +130,8 @@ void check_dispatch(const CsvTable& t) {
     if (!p.count("bs") || !p.count("blocks"))
       throw sim::InputError(t.where(i), "params '" + t.rows[i].at("params") + "': expected bs=N;blocks=N");
     for (const char* k : {"bs", "blocks"}) {
-      double v = 0;
-      if (!sim::parse_float(p[k], v) || v < 1 || v != std::floor(v))
+      std::int64_t v = 0;
+      if (!sim::parse_int(p[k], v) || v < 1)
         throw sim::InputError(t.where(i), std::string("params: ") + k + " '" + p[k] + "' is not a count");
     }
     positive(t, i, "event_median_ms");
@@ -159,8 +159,8 @@ void check_bandwidth(const CsvTable& t, const CsvTable& device) {
 // The count `key` of a row's params ("lg=20;bs=512;offset=1"), checked.
 void check_param(const CsvTable& t, std::size_t row, const char* key, double max) {
   auto p = split_params(t.rows[row].at("params"));
-  double v = 0;
-  if (!p.count(key) || !sim::parse_float(p[key], v) || v < 0 || v > max || v != std::floor(v))
+  std::int64_t v = 0;
+  if (!p.count(key) || !sim::parse_int(p[key], v) || v < 0 || double(v) > max)
     throw sim::InputError(t.where(row), "params '" + t.rows[row].at("params") + "': expected " + key +
                                             "=N, a whole number up to " + std::to_string(std::int64_t(max)));
 }

@@ -33,6 +33,7 @@ DerivedPreset derive_preset(const std::filesystem::path& dir, const std::string&
   derive_latencies(data, applied(dir, base, d), base, d);
   derive_memory(data, applied(dir, base, d), base, d);
   derive_dispatch(data, base, d);
+  derive_write_batch(data, base, d);
   applied(dir, base, d);
 
   const std::string command = "warpsim arch derive " + dir.string() + " --from " + base;

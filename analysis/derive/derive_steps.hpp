@@ -31,4 +31,8 @@ void derive_memory(const CalibrationData& d, const models::Arch& arch, const std
 // the values derived so far.
 void derive_dispatch(const CalibrationData& d, const std::string& base, Derivation& out);
 
+// offset.csv: the DRAM write batch whose read/write turnarounds make readOffset at the largest n
+// (a DRAM-bound copy) as long in the model as measured, on `base` with the values derived so far.
+void derive_write_batch(const CalibrationData& d, const std::string& base, Derivation& out);
+
 }  // namespace warpsim::analysis

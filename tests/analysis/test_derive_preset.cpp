@@ -77,8 +77,11 @@ TEST_CASE("arch derive reproduces models/presets/hopper-h200.ini byte for byte",
   auto r = test::run_warpsim_in(WARPSIM_SOURCE_DIR, "arch derive analysis/validation/data/h200 --from hopper-h100");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
+  // Some values follow from the model's own times (derive_dispatch.cpp): a model change that moves
+  // them changes the preset. Then write it again, from the source directory:
+  INFO("warpsim arch derive analysis/validation/data/h200 --from hopper-h100 -o models/presets/hopper-h200.ini");
   CHECK(r.out == slurp(fs::path(WARPSIM_SOURCE_DIR) / "models/presets/hopper-h200.ini"));
-  CHECK(r.err.find("NVIDIA H200: 34 values derived") != std::string::npos);
+  CHECK(r.err.find("NVIDIA H200: 35 values derived") != std::string::npos);
 
   // -o writes the same text whole; a directory or a missing one is refused before any work.
   const fs::path out = fs::path(test::temp_dir("derive-out")) / "h200.ini";
@@ -128,6 +131,9 @@ TEST_CASE("arch derive on the H100's calibration gives hopper-h100's hand-derive
       // 697.9 cycles at 1 GB against 699 in the older latency.csv
       {"dram.latency_min", "628"},
       {"dram.latency_max", "698"},
+      // hopper-h100's 48 was fitted to readOffset at n = 2^26 on an earlier model, which now
+      // takes 310 us with it against the 298 measured; 65 gives 298
+      {"dram.write_batch", "65"},
   };
   const auto derived = analysis::derive_preset(analysis::validation_data_dir() / "h100-measured", "hopper-h100");
   const fs::path file = fs::path(test::temp_dir("derive-h100")) / "h100.ini";
