@@ -7,10 +7,14 @@
 namespace warpsim::analysis {
 
 const std::vector<TableBuilder>& validation_tables() {
-  // The H100's files are the top level of data/ (copies of ../shared/calibration/h100).
+  // The H100's files are the top level of data/ (copies of ../shared/calibration/h100); the
+  // H200's are calibrate's output in data/h200/.
   static const MeasuredGpu h100{"h100", "hopper-h100", "", "calibration/h100", "H100 80GB HBM3"};
-  static const std::vector<TableBuilder> tables = {fermi_s5_table(),        counters_table(h100), latency_table(h100),
-                                                   dispatch_table(h100),    persistence_table(h100), h100_apps_table()};
+  static const MeasuredGpu h200{"h200", "hopper-h200", "h200", "h200", "H200"};
+  static const std::vector<TableBuilder> tables = {
+      fermi_s5_table(),        counters_table(h100), latency_table(h100),     dispatch_table(h100),
+      persistence_table(h100), h100_apps_table(),    counters_table(h200),    latency_table(h200),
+      dispatch_table(h200),    persistence_table(h200)};
   return tables;
 }
 
