@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -66,6 +67,14 @@ std::string measured_on(const CsvTable& t, int& line) {
   out.precision(10);
   out << "impossible " << column << " " << value << ": " << why;
   throw sim::InputError(t.where(row), out.str());
+}
+
+// Whether calibrate's NOTES say it did not write `file` ("... persist_10MB.csv not written").
+bool left_out(const fs::path& dir, const std::string& file) {
+  std::ifstream notes(dir / "NOTES");
+  for (std::string line; std::getline(notes, line);)
+    if (line.rfind('#', 0) != 0 && line.find(file + " not written") != std::string::npos) return true;
+  return false;
 }
 
 double positive(const CsvTable& t, std::size_t row, const std::string& column) {
@@ -210,7 +219,10 @@ CalibrationData read_calibration(const fs::path& dir) {
   d.offset = read_file(dir, kOffset);
   d.stride = read_file(dir, kStride);
   check_device(d.device);
-  if (d.device.number(0, "persistMax") > 0) d.persist = read_file(dir, kPersist);
+  // Where the GPU has a persisting L2, calibrate measures it, or says in NOTES why it could not
+  // (no set-aside granted: MIG, MPS).
+  if (d.device.number(0, "persistMax") > 0 && (fs::exists(dir / kPersist.name) || !left_out(dir, kPersist.name)))
+    d.persist = read_file(dir, kPersist);
 
   // One GPU: device.csv's name, and every file's provenance naming it.
   d.gpu = d.device.rows[0].at("name");

@@ -200,10 +200,16 @@ TEST_CASE("arch derive refuses missing, incomplete, foreign or impossible calibr
     replace_in(dir / "bandwidth.csv", ",4275.0", ",9275.0");
     refused(dir, (dir / "bandwidth.csv").string() + ":7", "more than the bus carries");
   }
-  SECTION("a persisting L2 without its persistence measurements") {
+  SECTION("a persisting L2 without its persistence measurements, unless NOTES says why") {
     const fs::path dir = h200_copy("persist");
     fs::remove(dir / "persist_10MB.csv");
     refused(dir, (dir / "persist_10MB.csv").string(), "missing");
+    // calibrate under MIG: no set-aside granted, the file left out and NOTES saying so. Then the
+    // rest is read (and here a foreign file is the first error found).
+    spit(dir / "NOTES", slurp(dir / "NOTES") +
+                            "no persisting L2 set-aside: cudaDeviceSetLimit failed; persist_10MB.csv not written\n");
+    replace_in(dir / "stride.csv", "# gpu: NVIDIA H200", "# gpu: NVIDIA A100");
+    refused(dir, (dir / "stride.csv").string(), "measured on 'NVIDIA A100");
   }
   SECTION("no directory, no base preset") {
     refused("/nonexistent/calibration", "/nonexistent/calibration", "not a directory");
