@@ -1,21 +1,54 @@
-// warpsim arch list | arch show ARCH: the presets and every parameter with unit and source.
+// warpsim arch list | arch show ARCH: the presets and every parameter with unit and source;
+// arch derive DIR --from BASE: a preset from a GPU's calibration measurements.
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 
+#include "analysis/derive/derive_preset.hpp"
 #include "cli/options.hpp"
 #include "models/arch.hpp"
 #include "sim/errors.hpp"
 #include "sim/json.hpp"
+#include "sim/output_file.hpp"
 
 namespace warpsim::cli {
+namespace {
+
+// Writes the preset to `output` (whole or not at all: a temporary file renamed over it), or to
+// stdout when no file is named.
+int derive(const std::string& dir, const std::string& base, const std::string& output) {
+  if (!output.empty()) sim::check_output_file(output, "-o");
+  const analysis::DerivedPreset preset = analysis::derive_preset(dir, base);
+  if (output.empty()) {
+    std::cout << preset.text;
+  } else {
+    const std::filesystem::path target = sim::output_target(output);
+    const std::filesystem::path temporary = target.string() + ".partial";
+    {
+      std::ofstream out(temporary, std::ios::binary);
+      out << preset.text;
+      if (!out.flush()) throw sim::InputError("-o", "cannot write " + temporary.string());
+    }
+    std::filesystem::rename(temporary, target);
+  }
+  std::cerr << "arch derive: " << preset.gpu << ": " << preset.derived << " values derived from " << dir << ", "
+            << preset.inherited << " inherited from " << base << (output.empty() ? "" : "; wrote " + output) << '\n';
+  return kExitOk;
+}
+
+}  // namespace
 
 int cmd_arch(const Args& args) {
-  const char* usage = "arch list | arch show ARCH [--set key=value]... [--json]";
+  const char* usage =
+      "arch list | arch show ARCH [--set key=value]... [--json] | arch derive CALIBRATION_DIR --from BASE [-o FILE]";
   po::options_description options("arch options");
-  options.add_options()("action", po::value<std::string>(), "list or show")(
-      "name", po::value<std::string>(), "preset name for show")(
+  options.add_options()("action", po::value<std::string>(), "list, show or derive")(
+      "name", po::value<std::string>(), "show: the preset (a name or a preset file); derive: the calibration directory")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a parameter: key=value")(
-      "json", po::bool_switch(), "print JSON");
+      "json", po::bool_switch(), "print JSON")(
+      "from", po::value<std::string>(),
+      "derive: the preset whose values the measurements cannot give are inherited (a name or a preset file)")(
+      "output,o", po::value<std::string>()->default_value(""), "derive: write the preset here (default: stdout)");
   po::positional_options_description positional;
   positional.add("action", 1).add("name", 1);
   po::variables_map vm;
@@ -30,6 +63,13 @@ int cmd_arch(const Args& args) {
                 << " SMs)\n";
     }
     return kExitOk;
+  }
+  if (action == "derive") {
+    if (!vm.count("name") || !vm.count("from")) {
+      std::cerr << "usage: warpsim " << usage << '\n';
+      return kExitInputError;
+    }
+    return derive(vm["name"].as<std::string>(), vm["from"].as<std::string>(), vm["output"].as<std::string>());
   }
   if (action != "show" || !vm.count("name")) {
     std::cerr << "usage: warpsim " << usage << '\n';

@@ -7,6 +7,7 @@
 #include "analysis/validation/correlation_plot.hpp"
 #include "analysis/validation/validation.hpp"
 #include "cli/options.hpp"
+#include "models/arch.hpp"
 #include "sim/json.hpp"
 
 namespace warpsim::cli {
@@ -25,9 +26,12 @@ std::string error_text(const analysis::ValidationRow& r) {
 }  // namespace
 
 int cmd_validate(const Args& args) {
-  const char* usage = "validate [--table NAME] [--quick] [--json] [--plot DIR]";
+  const char* usage = "validate [--table NAME] [--arch ARCH] [--quick] [--json] [--plot DIR]";
   po::options_description options("validate options");
   options.add_options()("table", po::value<std::string>()->default_value(""), "run only this table")(
+      "arch", po::value<std::string>()->default_value(""),
+      "simulate the tables with this preset (a name or a preset file, e.g. one 'warpsim arch derive' wrote) "
+      "instead of each table's own")(
       "quick", po::bool_switch(), "skip the largest runs (n = 2^26 counters, persistKernel)")(
       "json", po::bool_switch(), "print JSON")(
       "plot", po::value<std::string>(),
@@ -37,6 +41,8 @@ int cmd_validate(const Args& args) {
   if (!parse_options("validate", usage, options, {}, args, vm)) return kExitOk;
   analysis::ValidationOptions o;
   o.quick = vm["quick"].as<bool>();
+  o.arch = vm["arch"].as<std::string>();
+  if (!o.arch.empty()) models::load_arch(o.arch);  // an unknown preset or a bad file: exit 2 before any run
   auto tables = analysis::run_validation(o, vm["table"].as<std::string>());
   if (vm.count("plot"))
     for (const auto& t : tables)

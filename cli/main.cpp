@@ -19,14 +19,15 @@ const std::vector<Command>& commands() {
        "run a design-space sweep in parallel and write HDF5 results", cmd_sweep},
       {"report", "report RESULTS.h5 [--json]", "summarise a sweep: best and worst points, sensitivity per axis",
        cmd_report},
-      {"arch", "arch list | arch show ARCH", "list the architecture presets or show every parameter of one",
+      {"arch", "arch list | arch show ARCH | arch derive CALIBRATION_DIR --from BASE [-o FILE]",
+       "list the architecture presets, show every parameter of one, or derive one from a GPU's measurements",
        cmd_arch},
       {"kernels", "kernels", "list the kernel library with each kernel's parameters", cmd_kernels},
       {"trace", "trace info PATH | trace convert IN OUT", "inspect or convert Accel-Sim and .wtrace traces",
        cmd_trace},
       {"analyze", "analyze --arch ARCH (--kernel KERNEL [-p key=value]... | --trace PATH) [--json]",
        "dependency-graph analysis: critical path and ILP", cmd_analyze},
-      {"validate", "validate [--table NAME] [--quick] [--json] [--plot DIR]", "compare simulated results with the built-in published and measured tables",
+      {"validate", "validate [--table NAME] [--arch ARCH] [--quick] [--json] [--plot DIR]", "compare simulated results with the built-in published and measured tables",
        cmd_validate},
   };
   return table;

@@ -20,15 +20,27 @@ std::vector<std::string> preset_names() {
   return names;
 }
 
-Arch load_arch(const std::string& preset, const std::vector<std::string>& overrides) {
-  auto names = preset_names();
-  if (std::find(names.begin(), names.end(), preset) == names.end()) {
+bool is_preset_file(const std::string& preset) {
+  return preset.find('/') != std::string::npos || fs::path(preset).extension() == ".ini";
+}
+
+fs::path preset_file(const std::string& preset) {
+  if (is_preset_file(preset)) {
+    if (!fs::is_regular_file(preset)) throw sim::InputError("--arch", "no preset file '" + preset + "'");
+    return preset;
+  }
+  if (auto names = preset_names(); std::find(names.begin(), names.end(), preset) == names.end()) {
     std::string known;
     for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-    throw sim::InputError("--arch", "unknown architecture '" + preset + "'; known: " + known);
+    throw sim::InputError("--arch", "unknown architecture '" + preset + "'; known: " + known +
+                                        " (or the path of a preset file, e.g. one 'warpsim arch derive' wrote)");
   }
+  return preset_dir() / (preset + ".ini");
+}
+
+Arch load_arch(const std::string& preset, const std::vector<std::string>& overrides) {
   sim::Config config(arch_params());
-  config.load_ini(preset_dir() / (preset + ".ini"));
+  config.load_ini(preset_file(preset));
   for (const auto& o : overrides) config.set_assignment(o, "--set");
   config.validate();
   return arch_from_config(preset, std::move(config));

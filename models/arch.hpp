@@ -97,8 +97,15 @@ std::vector<std::string> preset_names();
 // install, or the source tree's models/presets.
 std::filesystem::path preset_dir();
 
-// Loads a preset and applies "key=value" overrides (--set). An unknown preset is an InputError
-// listing the known ones; unknown keys and bad values name file:line or --set.
+// Whether `preset` names a preset file ("my-gpu.ini", "out/h200.ini") rather than a preset of
+// preset_dir().
+bool is_preset_file(const std::string& preset);
+// The file of a preset given by name or path; an InputError for an unknown name (listing the
+// known ones) or a missing file.
+std::filesystem::path preset_file(const std::string& preset);
+// Loads a preset, by name or from a preset file, and applies "key=value" overrides (--set). An
+// unknown preset is an InputError listing the known ones; unknown keys and bad values name
+// file:line or --set.
 Arch load_arch(const std::string& preset, const std::vector<std::string>& overrides = {});
 // Builds the typed view from a validated config (used by load_arch and by tests).
 Arch arch_from_config(const std::string& preset, sim::Config config);

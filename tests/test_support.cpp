@@ -19,10 +19,12 @@ std::string temp_dir(const std::string& tag) {
   return dir.string();
 }
 
-CommandResult run_warpsim(const std::string& args) {
+CommandResult run_warpsim(const std::string& args) { return run_warpsim_in(".", args); }
+
+CommandResult run_warpsim_in(const std::string& cwd, const std::string& args) {
   std::string dir = temp_dir("cmd");
   std::string out = dir + "/out", err = dir + "/err";
-  std::string cmd = std::string(WARPSIM_BINARY) + " " + args + " >" + out + " 2>" + err;
+  std::string cmd = "cd '" + cwd + "' && " + std::string(WARPSIM_BINARY) + " " + args + " >" + out + " 2>" + err;
   int status = std::system(cmd.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -12,6 +12,8 @@ struct CommandResult {
 
 // Runs `warpsim ARGS` (ARGS is shell-quoted by the caller) and captures both streams.
 CommandResult run_warpsim(const std::string& args);
+// The same, run from directory `cwd` (relative paths in ARGS are read from there).
+CommandResult run_warpsim_in(const std::string& cwd, const std::string& args);
 // Path inside ../shared (SPEC, calibration, traces).
 std::string shared_path(const std::string& relative);
 // A fresh temporary directory for one test.

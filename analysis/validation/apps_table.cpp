@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "analysis/validation/exact_counters.hpp"
+#include "analysis/validation/gpu_tables.hpp"
 #include "analysis/validation/reference_data.hpp"
 #include "sim/errors.hpp"
 #include "traces/open_workload.hpp"
@@ -162,7 +163,9 @@ ProgramData load_program(const std::string& name) {
   return p;
 }
 
-models::RunRequest program_request(const ProgramData& p) { return apps_program_request(p.name); }
+models::RunRequest program_request(const std::string& arch, const ProgramData& p) {
+  return apps_program_request(p.name, arch);
+}
 
 // "void MatrixMulCUDA<16>(float *, ...)" -> "MatrixMulCUDA<16>"
 std::string short_name(const std::string& ncu_name) {
@@ -244,9 +247,9 @@ void add_summary(ValidationTable& table, const std::vector<std::pair<std::string
 
 }  // namespace
 
-models::RunRequest apps_program_request(const std::string& program) {
+models::RunRequest apps_program_request(const std::string& program, const std::string& arch) {
   models::RunRequest r;
-  r.arch = "hopper-h100";
+  r.arch = arch;
   r.trace = (program_dir(program) / "kernelslist.g").string();
   r.ncu = true;
   r.ncu_flush_caches = true;  // ncu's default --cache-control all, as the corpus was profiled
@@ -255,18 +258,20 @@ models::RunRequest apps_program_request(const std::string& program) {
 
 TableBuilder h100_apps_table() {
   return {"h100-apps",
-          [](RunCache& cache, const ValidationOptions&) {
-            for (const char* name : kPrograms) cache.want(program_request(load_program(name)));
+          [](RunCache& cache, const ValidationOptions& o) {
+            const std::string arch = table_arch("hopper-h100", o);
+            for (const char* name : kPrograms) cache.want(program_request(arch, load_program(name)));
           },
-          [](RunCache& cache, const ValidationOptions&) {
+          [](RunCache& cache, const ValidationOptions& o) {
             ValidationTable table{"h100-apps",
                                   "calibration/h100/apps (6 programs, Nsight Compute per launch, H100 80GB HBM3); "
                                   "simulated as ncu measures (--ncu, --cache-control all)",
                                   {}};
             std::vector<std::pair<std::string, std::vector<double>>> errors;
+            const std::string arch = table_arch("hopper-h100", o);
             for (const char* name : kPrograms) {
               const ProgramData p = load_program(name);
-              errors.emplace_back(name, add_program(table, p, cache.get(program_request(p))));
+              errors.emplace_back(name, add_program(table, p, cache.get(program_request(arch, p))));
             }
             add_summary(table, errors);
             return table;

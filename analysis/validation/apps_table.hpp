@@ -7,8 +7,8 @@
 namespace warpsim::analysis {
 
 TableBuilder h100_apps_table();
-// One program of data/h100-apps simulated as ncu measured it (--ncu, --cache-control all): the
-// request h100-apps makes, so another table that asks for it shares the run.
-models::RunRequest apps_program_request(const std::string& program);
+// One program of data/h100-apps simulated on `arch` as ncu measured it (--ncu, --cache-control
+// all): the request h100-apps makes, so another table that asks for it shares the run.
+models::RunRequest apps_program_request(const std::string& program, const std::string& arch = "hopper-h100");
 
 }  // namespace warpsim::analysis

@@ -47,7 +47,7 @@
 #include <stdexcept>
 
 #include "analysis/validation/apps_table.hpp"
-#include "analysis/validation/calibration_requests.hpp"
+#include "analysis/validation/gpu_tables.hpp"
 #include "analysis/validation/reference_data.hpp"
 #include "models/arch.hpp"
 #include "sim/config.hpp"
@@ -112,7 +112,7 @@ bool wanted(const Source& s, const CsvTable& t, std::size_t i, const ValidationO
 models::RunRequest request_of(const Source& s, const CsvTable& t, std::size_t i) {
   try {
     if (s.kind == Kind::App) return apps_program_request(t.rows[i].at("case"));
-    return s.kind == Kind::Persist ? persist_request(t.rows[i]) : calibration_request(t.rows[i]);
+    return s.kind == Kind::Persist ? persist_request("hopper-h100", t.rows[i]) : calibration_request("hopper-h100", t.rows[i]);
   } catch (const std::logic_error& e) {  // a params cell without the fields the kernel needs
     throw sim::InputError(t.where(i), "params '" + t.rows[i].at("params") + "' do not name a calibration run (" +
                                           e.what() + ")");

@@ -59,11 +59,13 @@ CsvTable read_csv(const fs::path& path) {
   while (std::getline(in, line)) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty() && line[0] == '#') t.comments.emplace_back(line_no, line);
     if (line.empty() || line[0] == '#') continue;
     const std::string where = t.path + ":" + std::to_string(line_no);
     auto cells = split_cells(line, where);
     if (t.columns.empty()) {
       t.columns = cells;
+      t.header_line = line_no;
       continue;
     }
     if (cells.size() != t.columns.size())
@@ -83,7 +85,7 @@ std::string CsvTable::where(std::size_t row) const { return path + ":" + std::to
 void CsvTable::require_column(const std::string& column) const {
   for (const auto& c : columns)
     if (c == column) return;
-  throw sim::InputError(path + ":1", "no column '" + column + "'");
+  throw sim::InputError(path + ":" + std::to_string(header_line), "no column '" + column + "'");
 }
 
 double CsvTable::number(std::size_t row, const std::string& column) const {

@@ -14,11 +14,14 @@ struct CsvTable {
   std::vector<std::string> columns;
   std::vector<std::map<std::string, std::string>> rows;
   std::vector<int> lines;  // each row's line in the file
+  int header_line = 0;     // the line of the column names
+  // The '#' lines (provenance: command, GPU, driver, date), with their line numbers.
+  std::vector<std::pair<int, std::string>> comments;
   // Numeric cell; throws InputError naming file:line and the column when absent or not a number.
   double number(std::size_t row, const std::string& column) const;
   // "file:line" of a row, for messages.
   std::string where(std::size_t row) const;
-  // Throws InputError naming file:1 unless the header has `column`.
+  // Throws InputError naming the header's file:line unless it has `column`.
   void require_column(const std::string& column) const;
 };
 CsvTable read_csv(const std::filesystem::path& path);

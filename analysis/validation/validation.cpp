@@ -99,7 +99,10 @@ std::vector<ValidationTable> run_validation(const ValidationOptions& options, co
   for (const auto* t : chosen) t->declare(cache, options);
   cache.run_all();
   std::vector<ValidationTable> tables;
-  for (const auto* t : chosen) tables.push_back(t->build(cache, options));
+  for (const auto* t : chosen) {
+    tables.push_back(t->build(cache, options));
+    if (!options.arch.empty()) tables.back().source += "; simulated with " + options.arch + ", not the table's own preset";
+  }
   return tables;
 }
 

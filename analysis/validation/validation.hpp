@@ -71,6 +71,9 @@ class RunCache {
 
 struct ValidationOptions {
   bool quick = false;  // skip the largest runs (n = 2^26 rows, full persistKernel)
+  // A preset name or preset file every chosen table simulates instead of its own (validate
+  // --arch: a derived preset against the measurements it should reproduce); empty: their own.
+  std::string arch{};
 };
 
 // A table: declares its runs, then builds its rows from the cache.

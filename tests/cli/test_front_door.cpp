@@ -57,7 +57,7 @@ TEST_CASE("an unknown --arch exits 2 and lists the known presets", "[cli][arch]"
   auto r = run_warpsim("arch show volta-v100");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("unknown architecture 'volta-v100'") != std::string::npos);
-  CHECK(r.err.find("fermi-m2070, hopper-h100, kepler-k20x") != std::string::npos);
+  CHECK(r.err.find("fermi-m2070, hopper-h100, hopper-h200, kepler-k20x") != std::string::npos);
   auto bad = run_warpsim("arch show kepler-k20x --set gpu.nope=1");
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("unknown parameter 'gpu.nope'") != std::string::npos);

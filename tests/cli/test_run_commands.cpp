@@ -101,6 +101,37 @@ TEST_CASE("analyze prints the critical path; validate runs a table", "[cli][anal
   CHECK(unknown.exit_code == 2);
 }
 
+TEST_CASE("validate --arch simulates a table with another preset, by name or file", "[cli][validate]") {
+  // The H100's chase, simulated with the H200's preset, is the H200's chase: the same working
+  // sets, so the same simulated cycles as h200-latency's, against the H100's references.
+  auto simulated = [](const std::string& json) {
+    std::vector<std::string> out;
+    for (auto at = json.find("\"simulated\": "); at != std::string::npos; at = json.find("\"simulated\": ", at + 1))
+      out.push_back(json.substr(at, json.find(',', at) - at));
+    return out;
+  };
+  const std::string file = std::string(WARPSIM_SOURCE_DIR) + "/models/presets/hopper-h200.ini";
+  auto own = run_warpsim("validate --table h200-latency --json");
+  auto named = run_warpsim("validate --table h100-latency --arch hopper-h200 --json");
+  auto from_file = run_warpsim("validate --table h100-latency --arch " + file + " --json");
+  auto h100 = run_warpsim("validate --table h100-latency --json");
+  REQUIRE(own.exit_code == 0);
+  REQUIRE(named.exit_code <= 1);
+  CHECK(simulated(named.out).size() == 4);
+  CHECK(simulated(named.out) == simulated(own.out));
+  CHECK(simulated(from_file.out) == simulated(own.out));
+  CHECK(simulated(h100.out) != simulated(own.out));
+  CHECK(named.out.find("simulated with hopper-h200, not the table's own preset") != std::string::npos);
+  auto missing = run_warpsim("validate --table h100-latency --arch nowhere/gpu.ini");
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("no preset file 'nowhere/gpu.ini'") != std::string::npos);
+  auto cycles = [](const std::string& json) { return json.substr(json.find("\"cycles\": "), 24); };
+  auto by_file = run_warpsim("run --arch " + file + " --kernel readOffset -p n=65536 --json");
+  auto by_name = run_warpsim("run --arch hopper-h200 --kernel readOffset -p n=65536 --json");
+  REQUIRE(by_file.exit_code == 0);
+  CHECK(cycles(by_file.out) == cycles(by_name.out));
+}
+
 TEST_CASE("a converted .wtrace simulates exactly like its source: trace and library kernel", "[cli][wtrace]") {
   const std::string dir = warpsim::test::temp_dir("convert-sim");
   auto metrics_of = [](const std::string& json) {

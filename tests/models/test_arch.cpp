@@ -1,14 +1,16 @@
 // Architecture presets: complete, sourced, overridable, and strict about unknown input.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "models/arch.hpp"
 #include "sim/errors.hpp"
 
 using namespace warpsim::models;
 
-TEST_CASE("the three required presets exist and every parameter has a value and a source", "[models][arch]") {
+TEST_CASE("the required presets exist and every parameter has a value and a source", "[models][arch]") {
   auto names = preset_names();
-  for (const char* required : {"fermi-m2070", "kepler-k20x", "hopper-h100"}) {
+  for (const char* required : {"fermi-m2070", "kepler-k20x", "hopper-h100", "hopper-h200"}) {
     INFO(required);
     REQUIRE(std::find(names.begin(), names.end(), required) != names.end());
     Arch a = load_arch(required);
@@ -72,4 +74,15 @@ TEST_CASE("set overrides a preset value and unknown presets or keys are input er
                       Catch::StartsWith("--set sm.max_warps: "));
   REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"dram.latency_max=1"}), Catch::StartsWith("--set dram.latency_max: "));
   REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"l2.size_bytes=1024"}), Catch::StartsWith("--set l2.size_bytes: "));
+}
+
+TEST_CASE("a preset file is a preset too", "[models][arch]") {
+  const std::filesystem::path file = preset_dir() / "hopper-h100.ini";
+  Arch a = load_arch(file.string(), {"gpu.sms=66"});
+  CHECK(a.preset == file.string());
+  CHECK(a.sms == 66);
+  CHECK(a.l2_bytes == load_arch("hopper-h100").l2_bytes);
+  CHECK(a.config.setting("l2.size_bytes").origin.rfind(file.string() + ":", 0) == 0);
+  REQUIRE_THROWS_WITH(load_arch("no/such/preset.ini"), Catch::Contains("no preset file 'no/such/preset.ini'"));
+  REQUIRE_THROWS_WITH(load_arch("missing.ini"), Catch::Contains("no preset file 'missing.ini'"));
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """tools/gpu-probes/*.cu still compile for the GPU they are written for (nobody can run them
-here, so a compile is what keeps them from rotting). Skipped (exit 77) without nvcc."""
+here, so a compile is what keeps them from rotting), and calibrate.cu, which must run on any GPU
+of compute capability 7.0 or later, also for the oldest such GPU this nvcc builds for. Skipped
+(exit 77) without nvcc."""
 import os
 import shutil
 import subprocess
@@ -23,3 +25,13 @@ with tempfile.TemporaryDirectory() as tmp:
             print(result.stdout + result.stderr)
             sys.exit(f"{name} does not compile")
         print(f"{name}: compiles for sm_90")
+    known = subprocess.run([nvcc, "--list-gpu-arch"], capture_output=True, text=True).stdout.split()
+    oldest = min((int(a.split("_")[1]) for a in known if a.startswith("compute_") and int(a.split("_")[1]) >= 70),
+                 default=None)
+    if oldest is not None and oldest != 90:
+        result = subprocess.run([nvcc, "-O3", f"-arch=sm_{oldest}", "-c", os.path.join(probes, "calibrate.cu"), "-o",
+                                 os.path.join(tmp, "calibrate_oldest.o")], capture_output=True, text=True)
+        if result.returncode != 0:
+            print(result.stdout + result.stderr)
+            sys.exit(f"calibrate.cu does not compile for sm_{oldest}")
+        print(f"calibrate.cu: compiles for sm_{oldest}")

@@ -94,6 +94,14 @@ class TrimmedCopy {
     REQUIRE(done);
     std::ofstream(p, std::ios::binary) << out;
   }
+  // The 1-based line of `file`'s header: the first line that is not a '#' provenance line.
+  std::size_t header_line(const std::string& file) const {
+    std::istringstream in(read_text(fs::path(dir_) / "h100-measured" / file));
+    std::size_t n = 0;
+    for (std::string line; std::getline(in, line);)
+      if (++n, !line.empty() && line[0] != '#') return n;
+    return 0;
+  }
   void edit(const std::string& file, const std::string& from, const std::string& to) const {
     const fs::path p = fs::path(dir_) / "h100-measured" / file;
     std::string text = read_text(p);
@@ -156,7 +164,9 @@ TEST_CASE("h100-limiter: malformed data is an input error naming file and line",
     TrimmedCopy data(one_of_each);
     data.edit("stride.csv", "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed,",
               "gpu__compute_memory_throughputx.avg.pct_of_peak_sustained_elapsed,");
-    CHECK_THAT(table_error(), Catch::Contains("stride.csv:1: no column "
+    // The header's line: after the file's '#' provenance lines.
+    CHECK_THAT(table_error(), Catch::Contains("stride.csv:" + std::to_string(data.header_line("stride.csv")) +
+                                              ": no column "
                                               "'gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed'"));
   }
   SECTION("params that name no calibration run") {

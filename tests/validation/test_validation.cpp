@@ -22,27 +22,48 @@ std::string slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
-// Rows known not to meet their tolerance yet, and why.
-const std::set<std::string> kKnownGaps = {
+// The writeOffset rows whose L1 hit rate the model does not meet: where a warp's stores split
+// lines with its neighbour's (l1.stores_allocate), measured 13.4-15.1% (H200 13.3-15.0%),
+// simulated 15.6-24.3%. The second of two neighbouring warps to store hits the line the first
+// allocated; the model's warps of a block store in launch order (offset 1: the lower warp first at
+// 84% of boundaries, 4 hits, the other order 1), where ncu's rows fit either order at even odds
+// (offsets 1, 8 and 16 give 1.95, 1.61 and 1.64 hits a warp: 47% lower-first). See the README's
+// known gaps.
+std::set<std::string> split_store_rows(const std::string& quantity) {
+  std::set<std::string> out;
+  for (const char* offset : {"1", "2", "4", "8", "11", "16"})
+    out.insert(std::string("writeOffset lg=20;bs=512;offset=") + offset + " " + quantity);
+  return out;
+}
+
+// Rows known not to meet their tolerance yet, by table, and why.
+std::set<std::string> known_gaps(const std::string& table) {
+  if (table == "fermi-s5")
     // Fermi's misaligned stores: measured 1.37, simulated 1.08. The ECC fill of partial sectors
     // (l2.fill_partial_writes) adds their DRAM reads, but the model's Fermi is bound by the L2
     // slice port (110 GB/s), where a fill costs nothing. S5's ratios together point at a
     // DRAM-bound Fermi (ECC-derated) with whole-line fills and a slower L2-to-SM load return;
     // see the README's known gaps.
-    "writeOffset time offset 11 / offset 0",
-    // L1 store hits where a warp's stores split lines with its neighbour's (l1.stores_allocate):
-    // measured 13.4-15.1%, simulated 15.6-24.3%. The second of two neighbouring warps to store
-    // hits the line the first allocated; the model's warps of a block store in launch order
-    // (offset 1: the lower warp first at 84% of boundaries, 4 hits, the other order 1), where
-    // ncu's rows fit either order at even odds (offsets 1, 8 and 16 give 1.95, 1.61 and 1.64 hits
-    // a warp: 47% lower-first). See the README's known gaps.
-    "writeOffset lg=20;bs=512;offset=1 l1_hit_rate",
-    "writeOffset lg=20;bs=512;offset=2 l1_hit_rate",
-    "writeOffset lg=20;bs=512;offset=4 l1_hit_rate",
-    "writeOffset lg=20;bs=512;offset=8 l1_hit_rate",
-    "writeOffset lg=20;bs=512;offset=11 l1_hit_rate",
-    "writeOffset lg=20;bs=512;offset=16 l1_hit_rate",
-};
+    return {"writeOffset time offset 11 / offset 0"};
+  if (table == "h100-counters") return split_store_rows("l1_hit_rate");
+  if (table == "h200-counters") {
+    auto gaps = split_store_rows("l1_hit_rate");
+    // Store sectors of the same misaligned rows: the stores touch 163,839 sectors at offsets 1, 2
+    // and 4, 163,838 at 11, 131,071 at 8 and 131,070 at 16, as the model and the earlier H100
+    // measurement (data/offset.csv) count them; the Nsight Compute of calibrate's runs (2025.3.1)
+    // counted 0.02-0.6% more or fewer, on the H100 too (h100-measured/offset.csv: 163,299 to
+    // 163,908 at offsets 1-11), where the aligned rows stay exact.
+    for (const auto& q : split_store_rows("gst_sectors")) gaps.insert(q);
+    // hopper-h200's l2.bytes_per_cycle_per_slice is derived from the rate bandwidth.csv achieves
+    // reading an L2-resident region (analysis/derive), hopper-h100's is the L2-to-crossbar peak
+    // (h100-measured/stride_full.csv), 70% above the achieved rate. With the lower slice rate the
+    // model's n = 2^20 kernels run longer, kernel_start_ns (the mean residual) comes out 1.15 us
+    // against the H100's 1.88, and the L2-light stride 64 row, 2.88 us measured, is 15% short.
+    gaps.insert("stridedRead lg=20;bs=256;stride=64 time_ns");
+    return gaps;
+  }
+  return {};
+}
 
 void check_table(const std::string& name, bool quick) {
   analysis::ValidationOptions o;
@@ -50,10 +71,11 @@ void check_table(const std::string& name, bool quick) {
   auto tables = analysis::run_validation(o, name);
   REQUIRE(tables.size() == 1);
   REQUIRE(!tables[0].rows.empty());
+  const auto gaps = known_gaps(name);
   for (const auto& r : tables[0].rows) {
     INFO(name << ": " << r.quantity << " reference " << r.reference << " simulated " << r.simulated << " tolerance "
               << r.tolerance.describe());
-    if (kKnownGaps.count(r.quantity))
+    if (gaps.count(r.quantity))
       CHECK_FALSE(r.pass);
     else
       CHECK(r.pass);
@@ -90,6 +112,19 @@ TEST_CASE("shipped reference tables are byte-identical copies of the calibration
   }
 }
 
+TEST_CASE("the H200's calibration agrees with the device properties given with the project", "[validation]") {
+  // data/h200/device.csv is calibrate's (more columns, provenance lines); the given file has the
+  // columns of calibration/h100/device.csv. Every column they share holds the same value.
+  const analysis::CsvTable given = analysis::read_csv(test::shared_path("calibration/h200/device.csv"));
+  const analysis::CsvTable measured = analysis::read_csv(analysis::validation_data_dir() / "h200" / "device.csv");
+  REQUIRE(given.rows.size() == 1);
+  REQUIRE(measured.rows.size() == 1);
+  for (const auto& column : given.columns) {
+    INFO(column);
+    CHECK(measured.rows[0].at(column) == given.rows[0].at(column));
+  }
+}
+
 TEST_CASE("validation: H100 dependent-load latency per level within 5%", "[validation]") {
   check_table("h100-latency", false);
 }
@@ -113,6 +148,18 @@ TEST_CASE("validation: H100 empty-block dispatch timings within 25%", "[validati
 
 TEST_CASE("validation: Fermi SPEC S5 efficiencies and time ratios", "[validation][slow]") {
   check_table("fermi-s5", false);
+}
+
+TEST_CASE("validation: H200 dependent-load latency per level within 5%", "[validation]") {
+  check_table("h200-latency", false);
+}
+
+TEST_CASE("validation: H200 counters exact and times within 10% (n = 2^20 rows)", "[validation][slow]") {
+  check_table("h200-counters", true);
+}
+
+TEST_CASE("validation: H200 empty-block dispatch timings within 25%", "[validation][slow]") {
+  check_table("h200-dispatch", false);
 }
 
 TEST_CASE("validation: readOffset at n = 2^26 on H100: counters exact, time within 10%", "[validation][slow]") {

@@ -5,6 +5,7 @@
 //
 //   calibrate_kernels FAMILY [--ncu] [--reps=N]
 //   FAMILY: device | chase | dispatch | bandwidth | offset | stride | persist
+//   calibrate_kernels persist --check   (whether this GPU grants a persisting set-aside)
 //
 // Timed families print "case,params,median_ms,min_ms,reps" rows; with --ncu each case launches
 // once after a "#case,NAME,PARAMS" marker (probe_common.cuh).
@@ -200,17 +201,47 @@ void offset_stride_family(const Mode& mode, bool offsets) {
 }
 
 // ---- persist_10MB.csv: kernels.cu's "persist" case at persistMB = 10 ----------------------------
+// The largest set-aside the GPU grants (the guide's min(0.75 x L2, persistingL2CacheMaxSize)), or
+// 0 where it grants none: no persisting L2 (cc < 8.0), or one that cannot be set aside (under MIG,
+// or MPS after the server started; SPEC S4.1). `why` says which.
+size_t set_aside_persisting_l2(const cudaDeviceProp& prop, std::string& why) {
+  if (prop.persistingL2CacheMaxSize <= 0) {
+    why = "this GPU has no persisting L2 (persistingL2CacheMaxSize = 0)";
+    return 0;
+  }
+  const size_t wanted = std::min<size_t>(size_t(prop.l2CacheSize * 0.75), prop.persistingL2CacheMaxSize);
+  const cudaError_t e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, wanted);
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // not sticky: clear it
+    why = std::string("cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize) failed: ") + cudaGetErrorString(e) +
+          " (MIG, or MPS after its server started?)";
+    return 0;
+  }
+  size_t got = 0;
+  CK(cudaDeviceGetLimit(&got, cudaLimitPersistingL2CacheSize));
+  if (got == 0) why = "the driver granted a set-aside of 0 bytes";
+  return got;
+}
+
+// `calibrate_kernels persist --check`: "available,<bytes>" or "unavailable,<why>", so that the
+// driver script skips the family (and says why) where no set-aside can be had.
+void persist_check() {
+  std::string why;
+  const size_t got = set_aside_persisting_l2(device_properties(), why);
+  if (got > 0) printf("available,%zu\n", got);
+  else printf("unavailable,%s\n", why.c_str());
+}
+
 void persist_family(const Mode& mode) {
   cudaDeviceProp prop = device_properties();
-  if (prop.persistingL2CacheMaxSize <= 0) {
-    printf("# persist: this GPU has no persisting L2 (persistingL2CacheMaxSize = 0)\n");
+  std::string why;
+  const size_t got = set_aside_persisting_l2(prop, why);
+  if (got == 0) {
+    printf("# persist: %s\n", why.c_str());
     return;
   }
-  size_t set_aside = std::min<size_t>(size_t(prop.l2CacheSize * 0.75), prop.persistingL2CacheMaxSize);
-  CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, set_aside));
-  size_t got;
-  CK(cudaDeviceGetLimit(&got, cudaLimitPersistingL2CacheSize));
-  printf("#persist,setAside=%zu,got=%zu\n", set_aside, got);
+  printf("#persist,setAside=%zu,got=%zu\n", std::min<size_t>(size_t(prop.l2CacheSize * 0.75), prop.persistingL2CacheMaxSize),
+         got);
   if (!mode.profiled) printf("case,params,event_median_ms,event_min_ms,reps\n");
   int dataSize = 1 << 28 >> 2;
   int *persistent, *streaming;
@@ -251,7 +282,8 @@ void persist_family(const Mode& mode) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s device|chase|dispatch|bandwidth|offset|stride|persist [--ncu] [--reps=N]\n", argv[0]);
+    fprintf(stderr, "usage: %s device|chase|dispatch|bandwidth|offset|stride|persist [--ncu] [--reps=N] | persist --check\n",
+            argv[0]);
     return 2;
   }
   const std::string family = argv[1];
@@ -262,6 +294,7 @@ int main(int argc, char** argv) {
   else if (family == "bandwidth") bandwidth_family(mode);
   else if (family == "offset") offset_stride_family(mode, true);
   else if (family == "stride") offset_stride_family(mode, false);
+  else if (family == "persist" && argc > 2 && std::string(argv[2]) == "--check") persist_check();
   else if (family == "persist") persist_family(mode);
   else {
     fprintf(stderr, "unknown family '%s'\n", family.c_str());

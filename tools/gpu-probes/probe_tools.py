@@ -20,8 +20,21 @@ def output(cmd):
     return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
 
 
+def cuda_device():
+    """The GPU that CUDA's device 0 is, as nvidia-smi -i names it: the first of CUDA_VISIBLE_DEVICES
+    (an index or a UUID), else 0. CUDA counts GPUs as nvidia-smi does only under
+    CUDA_DEVICE_ORDER=PCI_BUS_ID (its default puts the fastest first), so that is set for every
+    program this process starts."""
+    os.environ["CUDA_DEVICE_ORDER"] = "PCI_BUS_ID"
+    return os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0].strip() or "0"
+
+
 def gpu_facts():
-    q = output(["nvidia-smi", "--query-gpu=name,compute_cap,driver_version", "--format=csv,noheader"])
+    query = ["nvidia-smi", "--query-gpu=name,compute_cap,driver_version", "--format=csv,noheader"]
+    try:
+        q = output(query + ["-i", cuda_device()])
+    except subprocess.CalledProcessError:  # an id nvidia-smi does not take (a MIG instance's UUID)
+        q = output(query)
     name, cc, driver = [c.strip() for c in q.splitlines()[0].split(",")]
     nvcc = output([tool("nvcc"), "--version"]).strip().splitlines()[-1]
     ncu = output([tool("ncu"), "--version"]).strip().splitlines()[-1]

@@ -1,0 +1,75 @@
+// The values CUDA reports of the GPU (device.csv), and those the base preset's assumptions tie to
+// them: warps per scheduler follow the SM's warps, DRAM channels and L2 slices the bus width.
+#include <cmath>
+
+#include "analysis/derive/derive_steps.hpp"
+#include "sim/errors.hpp"
+
+namespace warpsim::analysis {
+namespace {
+
+std::int64_t count(const CsvTable& device, const char* column) {
+  return static_cast<std::int64_t>(device.number(0, column));
+}
+
+}  // namespace
+
+void derive_device(const CalibrationData& d, const models::Arch& base, const std::string& base_name, Derivation& out) {
+  const CsvTable& dev = d.device;
+  const std::string at = cite(dev, 0) + ": ";
+  if (d.gpu.find('#') != std::string::npos)
+    throw sim::InputError(dev.where(0), "name '" + d.gpu + "': a preset value cannot hold '#' (its comment mark)");
+  out.set("gpu.name", d.gpu, at + "name");
+  // "9.0" -> 90, as the kernel library names its SASS (sm_90).
+  const std::string cc = dev.rows[0].at("cc");
+  const auto dot = cc.find('.');
+  std::int64_t major = 0, minor = 0;
+  if (dot == std::string::npos || !sim::parse_int(cc.substr(0, dot), major) || !sim::parse_int(cc.substr(dot + 1), minor))
+    throw sim::InputError(dev.where(0), "cc '" + cc + "': expected MAJOR.MINOR");
+  out.set("gpu.sm_version", major * 10 + minor, at + "cc " + cc);
+  out.set("gpu.sms", count(dev, "sms"), at + "sms");
+  out.set("gpu.core_clock_khz", count(dev, "clockKHz"), at + "clockKHz");
+
+  const std::int64_t warps = count(dev, "maxThreadsPerSM") / count(dev, "warpSize");
+  out.set("sm.max_threads", count(dev, "maxThreadsPerSM"), at + "maxThreadsPerSM");
+  out.set("sm.max_warps", warps, at + "maxThreadsPerSM / warpSize");
+  out.set("sm.max_blocks", count(dev, "maxBlocksPerSM"), at + "maxBlocksPerSM");
+  out.set("sm.max_threads_per_block", count(dev, "maxThreadsPerBlock"), at + "maxThreadsPerBlock");
+  out.set("sm.registers", count(dev, "regsPerSM"), at + "regsPerSM");
+  out.set("sm.shared_bytes", count(dev, "smemPerSM"), at + "smemPerSM");
+  out.set("sm.max_shared_per_block", count(dev, "smemPerBlockOptin"), at + "smemPerBlockOptin");
+  out.set("sm.shared_reserved_per_block", count(dev, "reservedSmemPerBlock"), at + "reservedSmemPerBlock");
+  const std::int64_t schedulers = base.schedulers;
+  out.set("sm.max_warps_per_scheduler", (warps + schedulers - 1) / schedulers,
+          at + std::to_string(warps) + " warps (maxThreadsPerSM / warpSize) over sm.schedulers " +
+              std::to_string(schedulers) + " (inherited from " + base_name + ")");
+
+  out.set("l2.size_bytes", count(dev, "l2"), at + "l2");
+  const bool persistence = count(dev, "persistMax") > 0;
+  out.set("l2.persistence", persistence ? "true" : "false",
+          at + "persistMax " + (persistence ? "> 0" : "= 0: no persisting L2 on this GPU"));
+  out.set("l2.persist_max_bytes", count(dev, "persistMax"), at + "persistMax");
+  out.set("l2.max_window_bytes", count(dev, "maxWindow"), at + "maxWindow");
+
+  const std::int64_t bus = count(dev, "busWidth"), mem_khz = count(dev, "memClockKHz");
+  out.set("dram.bus_width_bits", bus, at + "busWidth");
+  const std::int64_t rate = mem_khz * 2 / 1000;
+  out.set("dram.data_rate_mtps", rate,
+          at + "memClockKHz " + std::to_string(mem_khz) + ", double data rate -> " +
+              fixed(double(bus) / 8 * double(rate) * 1e6 / 1e12, 2) + " TB/s");
+  // The base preset's channel width and slices per channel are assumptions; kept, applied to
+  // this bus (hopper-h100: 5120 bits as 80 64-bit channels, one L2 slice per channel).
+  const double bits_per_channel = double(base.dram_bus_width_bits) / base.dram_channels;
+  const auto channels = std::max<std::int64_t>(1, std::llround(double(bus) / bits_per_channel));
+  out.set("dram.channels", channels,
+          at + "busWidth " + std::to_string(bus) + " in " + fixed(bits_per_channel, 0) + "-bit channels, as " +
+              base_name + " divides its " + std::to_string(base.dram_bus_width_bits) + " bits into " +
+              std::to_string(base.dram_channels) + " (an assumption there)");
+  const auto slices = std::max<std::int64_t>(1, std::llround(double(channels) * base.l2_slices / base.dram_channels));
+  out.set("l2.slices", slices,
+          "dram.channels " + std::to_string(channels) + " x " + fixed(double(base.l2_slices) / base.dram_channels, 2) +
+              " slices a channel, as " + base_name + " has (" + std::to_string(base.l2_slices) + " slices, " +
+              std::to_string(base.dram_channels) + " channels; an assumption there)");
+}
+
+}  // namespace warpsim::analysis
