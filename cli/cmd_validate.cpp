@@ -6,27 +6,15 @@
 
 #include "analysis/validation/correlation_plot.hpp"
 #include "analysis/validation/validation.hpp"
+#include "analysis/validation/validation_markdown.hpp"
 #include "cli/options.hpp"
 #include "models/arch.hpp"
 #include "sim/json.hpp"
 
 namespace warpsim::cli {
-namespace {
-// Relative tolerances compare percentages; absolute ones (efficiency points) the difference.
-std::string error_text(const analysis::ValidationRow& r) {
-  std::ostringstream out;
-  out << std::setprecision(3);
-  const double e = r.tolerance.error(r.reference, r.simulated);
-  if (r.tolerance.kind == analysis::Tolerance::Kind::Absolute)
-    out << (e >= 0 ? "+" : "") << e;
-  else
-    out << e * 100 << "%";
-  return out.str();
-}
-}  // namespace
 
 int cmd_validate(const Args& args) {
-  const char* usage = "validate [--table NAME] [--arch ARCH] [--quick] [--json] [--plot DIR]";
+  const char* usage = "validate [--table NAME] [--arch ARCH] [--quick] [--json | --markdown] [--plot DIR]";
   po::options_description options("validate options");
   options.add_options()("table", po::value<std::string>()->default_value(""), "run only this table")(
       "arch", po::value<std::string>()->default_value(""),
@@ -34,6 +22,9 @@ int cmd_validate(const Args& args) {
       "instead of each table's own")(
       "quick", po::bool_switch(), "skip the largest runs (n = 2^26 counters, persistKernel)")(
       "json", po::bool_switch(), "print JSON")(
+      "markdown", po::bool_switch(),
+      "print Markdown: per table its source, rows within each tolerance, and every row outside with the known gap it "
+      "is (docs/validation.md is `validate --quick --markdown`)")(
       "plot", po::value<std::string>(),
       "write DIR/<table>-time.svg (simulated against measured time per launch, log-log, ±10% band) and "
       "DIR/<table>-time.csv for each table with per-launch times (h100-apps)");
@@ -51,7 +42,13 @@ int cmd_validate(const Args& args) {
 
   bool all_pass = true;
   for (const auto& t : tables) all_pass = all_pass && t.pass();
-  if (vm["json"].as<bool>()) {
+  if (vm["markdown"].as<bool>()) {
+    std::string command = "warpsim validate";
+    if (vm["table"].as<std::string>() != "") command += " --table " + vm["table"].as<std::string>();
+    if (!o.arch.empty()) command += " --arch " + o.arch;
+    if (o.quick) command += " --quick";
+    std::cout << analysis::validation_markdown(tables, command + " --markdown");
+  } else if (vm["json"].as<bool>()) {
     std::cout << "{\"pass\": " << (all_pass ? "true" : "false") << ", \"tables\": [";
     for (std::size_t i = 0; i < tables.size(); ++i) {
       const auto& t = tables[i];
@@ -85,7 +82,7 @@ int cmd_validate(const Args& args) {
                 << "  result\n";
       for (const auto& r : t.rows) {
         std::cout << "  " << std::left << std::setw(int(width)) << r.quantity << std::right << std::setw(14)
-                  << std::setprecision(6) << r.reference << std::setw(14) << r.simulated << std::setw(10) << error_text(r)
+                  << std::setprecision(6) << r.reference << std::setw(14) << r.simulated << std::setw(10) << analysis::error_text(r)
                   << std::setw(10) << r.tolerance.describe() << "  " << (r.pass ? "pass" : "FAIL") << '\n';
       }
       if (!t.summary.empty()) {

@@ -1,6 +1,7 @@
 #include "analysis/validation/validation.hpp"
 
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 #include <tbb/parallel_for_each.h>
 
@@ -33,6 +34,17 @@ std::string Tolerance::describe() const {
     case Kind::AtLeast: return ">= ref";
     case Kind::AtMost: return "<= ref";
   }
+  return out.str();
+}
+
+std::string error_text(const ValidationRow& r) {
+  std::ostringstream out;
+  out << std::setprecision(3);
+  const double e = r.tolerance.error(r.reference, r.simulated);
+  if (r.tolerance.kind == Tolerance::Kind::Absolute)
+    out << (e >= 0 ? "+" : "") << e;
+  else
+    out << e * 100 << "%";
   return out.str();
 }
 

@@ -32,6 +32,10 @@ struct ValidationRow {
   bool pass = false;
 };
 
+// A row's error as printed: relative tolerances compare percentages ("+3.2%"), absolute ones
+// (efficiency points) the difference ("+0.5").
+std::string error_text(const ValidationRow& r);
+
 // The row of `quantity`: passes when `tolerance` accepts `simulated` against `reference`.
 ValidationRow compare_row(std::string quantity, double reference, double simulated, Tolerance tolerance);
 
