@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "cli/help_examples.hpp"
 #include "sim/errors.hpp"
 
 namespace warpsim::cli {
@@ -12,8 +13,7 @@ bool parse_options(const char* command, const char* usage, po::options_descripti
   options.add_options()("help,h", "show this help");
   po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
   if (vm.count("help")) {
-    std::cout << "usage: warpsim " << usage << "\n\n" << options << '\n';
-    (void)command;
+    std::cout << "usage: warpsim " << usage << "\n\n" << options << '\n' << help_examples(command);
     return false;
   }
   po::notify(vm);

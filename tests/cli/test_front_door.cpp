@@ -21,6 +21,9 @@ TEST_CASE("help flag lists every subcommand of CONTRACT.md", "[cli]") {
     auto sub = run_warpsim(std::string(c) + " --help");
     CHECK(sub.exit_code == 0);
     CHECK(sub.out.find("usage: warpsim " + std::string(c)) != std::string::npos);
+    // Each ends its help with examples of itself.
+    const auto examples = sub.out.find("examples:\n  warpsim " + std::string(c) + " ");
+    CHECK(examples != std::string::npos);
   }
 }
 
