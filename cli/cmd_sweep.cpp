@@ -176,7 +176,7 @@ int cmd_sweep(const Args& args) {
       "sweep SPEC.ini [-o OUT.h5] [-j N] [--shard I/N] [--progress auto|bar|log|none] [--log-interval S] [--dry-run]\n"
       "       warpsim sweep merge OUT.h5 SHARD.h5...\n"
       "       warpsim sweep slurm SPEC.ini [-o OUT.h5] [--tasks N] [--cpus-per-task C] ...\n\n"
-      "Runs every point of SPEC (format: sweeps/specs/README.md) in parallel and writes HDF5 results.\n"
+      "Runs every point of SPEC (format: docs/sweeps.md) in parallel and writes HDF5 results.\n"
       "Finished points are journaled in OUT.h5.journal; after a kill, the same command resumes.\n"
       "In a Slurm array job the shard comes from SLURM_ARRAY_TASK_ID/COUNT; under mpirun (MPI\n"
       "builds) ranks split the points and rank 0 writes OUT.h5";

@@ -1,5 +1,5 @@
 #pragma once
-// The sweep result file (CONTRACT.md, layout in sweeps/specs/README.md): one 1-D dataset per
+// The sweep result file (CONTRACT.md, layout in docs/sweeps.md): one 1-D dataset per
 // column along dimension `point`, /grid N-D views, root attributes, /config. The file is
 // written under a temporary name, synced and renamed, so the visible file is always complete.
 #include <filesystem>

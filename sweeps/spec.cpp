@@ -158,7 +158,7 @@ SweepSpec parse_entries(const std::vector<sim::IniEntry>& entries, const std::st
     study.settings.push_back(std::move(checked));
   }
   if (spec.studies.empty())
-    throw sim::InputError(file, "no [study NAME] section: a spec needs at least one study (see sweeps/specs/README.md)");
+    throw sim::InputError(file, "no [study NAME] section: a spec needs at least one study (see docs/sweeps.md)");
   for (std::size_t i = 0; i < spec.studies.size(); ++i) {
     Study& st = spec.studies[i];
     const std::string where = file + ":" + std::to_string(st.line);

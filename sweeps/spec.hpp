@@ -1,6 +1,6 @@
 #pragma once
 // A sweep spec: one INI file with a [sweep] section and one [study NAME] section per Cartesian
-// product (sweeps/specs/README.md). Parsing checks every name and value, so a bad spec fails at
+// product (docs/sweeps.md). Parsing checks every name and value, so a bad spec fails at
 // file:line before any point runs and before any output file exists.
 #include <cstdint>
 #include <filesystem>

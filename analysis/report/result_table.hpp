@@ -30,7 +30,7 @@ struct ResultTable {
 const std::vector<std::string>& key_metric_names();
 
 // The result column of a swept setting: the kernel parameter `grid` is stored as `param.grid`
-// because `/grid` is the N-D group (sweeps/specs/README.md); every other name is its own.
+// because `/grid` is the N-D group (docs/sweeps.md); every other name is its own.
 std::string column_name_of_setting(const std::string& setting);
 
 // Reads `file`. Anything that is not a complete warpsim-sweep/1 result (missing, not HDF5, no or
