@@ -58,14 +58,14 @@ void write_table(std::ostringstream& out, const ValidationTable& t) {
   if (outside.empty()) return;
   out << "Outside their tolerance:\n\n| quantity | reference | simulated | error | tolerance | known gap |\n"
          "|---|---|---|---|---|---|\n";
-  std::vector<const KnownGap*> cited;
+  std::vector<const std::string*> cited;  // reasons, each numbered once
   for (const ValidationRow* r : outside) {
     const KnownGap* gap = known_gap(t.name, r->quantity);
     std::string note = "not a known gap";
     if (gap != nullptr) {
       std::size_t k = 0;
-      while (k < cited.size() && cited[k] != gap) ++k;
-      if (k == cited.size()) cited.push_back(gap);
+      while (k < cited.size() && *cited[k] != gap->reason) ++k;
+      if (k == cited.size()) cited.push_back(&gap->reason);
       note = std::to_string(k + 1);
       note.insert(note.begin(), '[');  // not "[" + ...: GCC 12 warns falsely (-Wrestrict) on that
       note.push_back(']');
@@ -74,7 +74,7 @@ void write_table(std::ostringstream& out, const ValidationTable& t) {
         << error_text(*r) << " | " << cell(r->tolerance.describe()) << " | " << note << " |\n";
   }
   out << '\n';
-  for (std::size_t k = 0; k < cited.size(); ++k) out << "[" << k + 1 << "] " << cited[k]->reason << "\n\n";
+  for (std::size_t k = 0; k < cited.size(); ++k) out << "[" << k + 1 << "] " << *cited[k] << "\n\n";
 }
 
 }  // namespace
