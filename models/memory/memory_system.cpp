@@ -1,646 +1,145 @@
-// The memory system of SPEC S3 and S4: wires the coalescer, the per-SM L1 and read-only caches,
-// the L2 with persistence and DRAM behind the MemorySystem interface, and keeps ncu's counters.
-#include "models/memory/memory_system.hpp"
+// The memory system's kernels, coalescing, local, shared and constant memory, and counters
+// (gpu_memory_system.hpp); global loads are memory_loads.cpp, stores and atomics memory_stores.cpp.
+#include "models/memory/gpu_memory_system.hpp"
 
-#include <algorithm>
-#include <string>
-#include <vector>
+namespace warpsim::models::gpu_memory {
 
-#include "models/memory/coalescer.hpp"
-#include "models/memory/dram_channel.hpp"
-#include "models/memory/l2_cache.hpp"
-#include "models/memory/persistence_policy.hpp"
-#include "models/memory/sector_cache.hpp"
-#include "sim/attribution.hpp"
+void GpuMemorySystem::register_stats(sim::StatsRegistry& stats) {
+  MemoryCounters& c = counters_;
+  stats.add("gpu.mem.gld_requests", c.gld_requests, "requests", "global load warp instructions with an active lane");
+  stats.add("gpu.mem.gld_sectors", c.gld_sectors, "sectors", "32-byte sectors global loads touch");
+  stats.add("gpu.mem.gld_transactions", c.gld_transactions, "transactions", "global load accesses to the next level");
+  stats.add("gpu.mem.gld_bytes_requested", c.gld_bytes_requested, "bytes", "distinct bytes global loads use");
+  stats.add("gpu.mem.gld_bytes_moved", c.gld_bytes_moved, "bytes", "bytes global load transactions carry");
+  stats.add("gpu.mem.gst_requests", c.gst_requests, "requests", "global store warp instructions with an active lane");
+  stats.add("gpu.mem.gst_sectors", c.gst_sectors, "sectors", "32-byte sectors global stores touch");
+  stats.add("gpu.mem.gst_transactions", c.gst_transactions, "transactions", "global store transactions to L2");
+  stats.add("gpu.mem.gst_bytes_requested", c.gst_bytes_requested, "bytes", "distinct bytes global stores write");
+  stats.add("gpu.mem.gst_bytes_moved", c.gst_bytes_moved, "bytes", "bytes global store transactions carry");
+  stats.add("gpu.l1.sector_hits", c.l1_sector_hits, "sectors", "L1 / read-only cache sector lookups that hit");
+  stats.add("gpu.l1.sector_lookups", c.l1_sector_lookups, "sectors", "L1 / read-only cache sector lookups");
+  stats.add("gpu.l2.sector_hits", l2_.sector_hits_counter(), "sectors", "L2 sector lookups that hit");
+  stats.add("gpu.l2.sector_lookups", l2_.sector_lookups_counter(), "sectors", "L2 sector lookups");
+  stats.add("gpu.dram.read_bytes", dram_.bytes_read_counter(), "bytes", "bytes read from DRAM");
+  stats.add("gpu.dram.write_bytes", dram_.bytes_written_counter(), "bytes", "bytes written to DRAM");
+  stats.add("gpu.mem.shared_requests", c.shared_requests, "requests", "shared-memory warp instructions");
+  stats.add("gpu.mem.shared_bank_conflicts", c.shared_bank_conflicts, "wavefronts",
+            "extra shared-memory passes caused by bank conflicts (S3.10)");
+  stats.add("gpu.mem.replays", c.replays, "passes", "extra LD/ST passes beyond the first (S3.1)");
+  stats.add("gpu.l1.wavefronts", c.l1_wavefronts, "wavefronts", "LSU passes through L1, one 128-byte line each");
+  stats.add("gpu.mem.shared_wavefronts", c.shared_wavefronts, "wavefronts",
+            "shared-memory passes, bank conflicts included (S3.10)");
+}
 
-namespace warpsim::models {
-namespace {
-
-using memory::L2Hint;
-using memory::LineClass;
-using memory::SectorCache;
-using traces::CacheOp;
-using traces::Instruction;
-using traces::MemOp;
-using traces::MemSpace;
-
-// How a global load travels, chosen per preset and cache operator at construction.
-enum class LoadPath : std::uint8_t {
-  L1Lines,    // Fermi: 128-byte lines in L1, one access per line, replays per extra line (S3.2)
-  L1Sectors,  // Hopper: 128-byte lines of four 32-byte sectors, ncu's request/sector counting
-  ReadOnly,   // Kepler's read-only data cache, 32-byte granularity (S3.6)
-  L2Only,     // .cg, or an L1 that holds no global data (Kepler, S3.5): 32-byte segments (S3.3)
-};
-
-class GpuMemorySystem final : public MemorySystem {
- public:
-  GpuMemorySystem(const Arch& arch, sim::StatsRegistry& stats, std::uint64_t seed)
-      : arch_(arch),
-        dram_(arch, seed),
-        l2_(arch, dram_, stats),
-        policy_(arch, seed),
-        sectored_l1_(arch.l1_sector_bytes < arch.l1_line_bytes) {
-    const memory::SectorCacheGeometry l1{arch.l1_bytes, arch.l1_line_bytes, arch.l1_sector_bytes, arch.l1_ways};
-    // The read-only cache is a 32-byte-line cache (S3.6); the preset gives no associativity, we
-    // assume the L1's.
-    const memory::SectorCacheGeometry ro{arch.readonly_bytes, arch.readonly_line_bytes, arch.readonly_line_bytes,
-                                         arch.l1_ways};
-    l1_.reserve(arch.sms);
-    readonly_.reserve(arch.sms);
-    for (std::uint32_t sm = 0; sm < arch.sms; ++sm) {
-      l1_.emplace_back(l1);
-      readonly_.emplace_back(ro);
-    }
-    l1_free_.assign(arch.sms, 0);
-    for (CacheOp op : {CacheOp::Default, CacheOp::Global, CacheOp::ReadOnly, CacheOp::Streaming})
-      load_path_[static_cast<int>(op)] = choose_load_path(op);
-    policy_.set_window(0, {});
-    l2_.set_set_aside(policy_.resolve_set_aside(-1));
-    register_stats(stats);
+void GpuMemorySystem::prefetch(std::uint32_t sm, const traces::Instruction& inst, const memory::ByteRange& range) const {
+  if (inst.active_mask == 0 || (inst.space != MemSpace::Global && inst.space != MemSpace::None)) return;
+  // The SM-side cache the access will look up: a load's path (none for L2-only loads); stores
+  // and atomics find their line in L1 to allocate or invalidate it.
+  const LoadPath path =
+      inst.mem_op == MemOp::Load ? load_path_[static_cast<int>(inst.cache_op)] : LoadPath::L1Lines;
+  const SectorCache* near =
+      path == LoadPath::ReadOnly ? &readonly_[sm] : path == LoadPath::L2Only ? nullptr : &l1_[sm];
+  if (near != nullptr && near->empty_geometry()) near = nullptr;
+  auto load = [&](std::uint64_t address) {
+    if (near != nullptr) near->prefetch_set(near->default_set(near->line_of(address)));
+    l2_.prefetch(address);
+  };
+  // Streaming kernels' accesses are contiguous: lanes spanning less than a line touch at most
+  // the lines of the first and last lane. Otherwise every lane whose line differs from the
+  // previous lane's.
+  const std::uint64_t first = range.empty() ? inst.address(__builtin_ctz(inst.active_mask)) : range.lo;
+  const std::uint64_t last = range.empty() ? inst.address(31 - __builtin_clz(inst.active_mask)) : range.hi - 1;
+  if (last >= first && last - first < kLsuLineBytes) {
+    load(first);
+    if (last / kLsuLineBytes != first / kLsuLineBytes) load(last);
+    return;
   }
-
-  void begin_kernel(std::uint32_t kernel_slot, const traces::KernelInfo& kernel) override {
-    // S4.1: the set-aside this run asked for; S4.2: this slot's window (num_bytes 0 disables).
-    l2_.set_set_aside(policy_.resolve_set_aside(kernel.set_aside_bytes));
-    policy_.set_window(kernel_slot, kernel.window);
-    // L1s are not coherent: the GPU invalidates them at a kernel boundary.
-    for (auto& l1 : l1_) l1.invalidate_all();
-    for (auto& ro : readonly_) ro.invalidate_all();
+  std::uint64_t previous_line = ~std::uint64_t{0};
+  for (std::uint32_t mask = inst.active_mask; mask != 0; mask &= mask - 1) {
+    const std::uint64_t a = inst.address(__builtin_ctz(mask));
+    if (a / kLsuLineBytes != previous_line) load(a);
+    previous_line = a / kLsuLineBytes;
   }
+}
 
-  void end_kernel(std::uint32_t kernel_slot) override {
-    // Persisting lines stay (S4.6); only the window goes.
-    policy_.clear_window(kernel_slot);
-    charge(kernel_slot);
-    l2_.count_launch();  // its closing memory barrier and instruction fetches (l2.launch_lookups)
-  }
-
-  void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) override {
-    // The copy lands in DRAM: any cached copy of those bytes is stale.
-    l2_.invalidate(address, bytes);
-  }
-
-  MemoryAccessResult access(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
-                            const memory::ByteRange& range, sim::Cycle now) override {
-    charge(kernel_slot);
-    if (inst.active_mask == 0 || !inst.is_memory()) return {now + 1, 1};
-    switch (inst.space) {
-      case MemSpace::Shared:
-        return shared(inst, now);
-      case MemSpace::Constant:
-        return constant(inst, now);
-      case MemSpace::Local:
-      case MemSpace::Global:
-      case MemSpace::None:
-        break;
-    }
-    // The sectors every path below walks (sectors_), from the range the SM found at issue when
-    // it found one, else from the lanes' addresses.
-    if (range.empty())
-      memory::gather_sectors(inst, sectors_);
-    else
-      memory::gather_range(range, sectors_);
-    if (inst.space == MemSpace::Local) return local(sm, inst, now);
-    if (inst.mem_op == MemOp::Load) return global_load(sm, kernel_slot, inst, now);
-    if (inst.mem_op == MemOp::Store) return global_store(sm, kernel_slot, now);
-    return global_atomic(sm, kernel_slot, now);
-  }
-
-  bool shared_state(const Instruction& inst) const override {
-    return inst.space == MemSpace::Global || inst.space == MemSpace::None || inst.space == MemSpace::Local;
-  }
-
-  // The passes global_load, global_store, global_atomic and local() count.
-  CoalescedAccess coalesce(const Instruction& inst) const override {
-    const bool store_transactions = inst.mem_op == MemOp::Store && inst.space != MemSpace::Local &&
-                                    !(sectored_l1_ && arch_.l1_caches_global);
-    CoalescedAccess out;
-    out.range = memory::contiguous_range(inst);
-    if (!out.range.empty() && !store_transactions) {
-      out.passes = std::max<std::uint32_t>(1, out.range.blocks(kLsuLineBytes));
-      return out;
-    }
-    memory::SectorSet sectors;
-    if (out.range.empty())
-      memory::gather_sectors(inst, sectors);
-    else
-      memory::gather_range(out.range, sectors);
-    if (store_transactions) {
-      memory::StoreTransactionList stores;
-      memory::plan_store_transactions(sectors, stores);
-      out.passes = std::max<std::uint32_t>(1, stores.count);
-    } else {
-      out.passes = std::max<std::uint32_t>(1, sectors.distinct_blocks(kLsuLineBytes));
-    }
+CoalescedAccess GpuMemorySystem::coalesce(const Instruction& inst) const {
+  const bool store_transactions = inst.mem_op == MemOp::Store && inst.space != MemSpace::Local &&
+                                  !(sectored_l1_ && arch_.l1_caches_global);
+  CoalescedAccess out;
+  out.range = memory::contiguous_range(inst);
+  if (!out.range.empty() && !store_transactions) {
+    out.passes = std::max<std::uint32_t>(1, out.range.blocks(kLsuLineBytes));
     return out;
   }
-
-  // An L1 (or read-only cache) hit, an L2 hit or DRAM's shortest answer, whichever is soonest.
-  sim::Cycle min_latency() const override {
-    return std::max<sim::Cycle>(1, std::min({arch_.l1_hit_latency, arch_.l2_hit_latency, arch_.dram_latency_min}));
+  memory::SectorSet sectors;
+  if (out.range.empty())
+    memory::gather_sectors(inst, sectors);
+  else
+    memory::gather_range(out.range, sectors);
+  if (store_transactions) {
+    memory::StoreTransactionList stores;
+    memory::plan_store_transactions(sectors, stores);
+    out.passes = std::max<std::uint32_t>(1, stores.count);
+  } else {
+    out.passes = std::max<std::uint32_t>(1, sectors.distinct_blocks(kLsuLineBytes));
   }
+  return out;
+}
 
-  void prefetch(std::uint32_t sm, const traces::Instruction& inst, const memory::ByteRange& range) const override {
-    if (inst.active_mask == 0 || (inst.space != MemSpace::Global && inst.space != MemSpace::None)) return;
-    // The SM-side cache the access will look up: a load's path (none for L2-only loads); stores
-    // and atomics find their line in L1 to allocate or invalidate it.
-    const LoadPath path =
-        inst.mem_op == MemOp::Load ? load_path_[static_cast<int>(inst.cache_op)] : LoadPath::L1Lines;
-    const SectorCache* near =
-        path == LoadPath::ReadOnly ? &readonly_[sm] : path == LoadPath::L2Only ? nullptr : &l1_[sm];
-    if (near != nullptr && near->empty_geometry()) near = nullptr;
-    auto load = [&](std::uint64_t address) {
-      if (near != nullptr) near->prefetch_set(near->default_set(near->line_of(address)));
-      l2_.prefetch(address);
-    };
-    // Streaming kernels' accesses are contiguous: lanes spanning less than a line touch at most
-    // the lines of the first and last lane. Otherwise every lane whose line differs from the
-    // previous lane's.
-    const std::uint64_t first = range.empty() ? inst.address(__builtin_ctz(inst.active_mask)) : range.lo;
-    const std::uint64_t last = range.empty() ? inst.address(31 - __builtin_clz(inst.active_mask)) : range.hi - 1;
-    if (last >= first && last - first < kLsuLineBytes) {
-      load(first);
-      if (last / kLsuLineBytes != first / kLsuLineBytes) load(last);
-      return;
-    }
-    std::uint64_t previous_line = ~std::uint64_t{0};
-    for (std::uint32_t mask = inst.active_mask; mask != 0; mask &= mask - 1) {
-      const std::uint64_t a = inst.address(__builtin_ctz(mask));
-      if (a / kLsuLineBytes != previous_line) load(a);
-      previous_line = a / kLsuLineBytes;
-    }
-  }
-
-  const MemoryCounters& counters() const override {
-    counters_.l2_sector_hits = l2_.sector_hits();
-    counters_.l2_sector_lookups = l2_.sector_lookups();
-    counters_.dram_read_bytes = dram_.bytes_read();
-    counters_.dram_write_bytes = dram_.bytes_written();
-    return counters_;
-  }
-  void reset_persisting() override { l2_.reset_persisting(); }
-  std::uint64_t persisting_bytes() const override { return l2_.persisting_bytes(); }
-  void flush(sim::Cycle now) override { l2_.flush(now); }
-  MemoryCounters kernel_counters(std::uint32_t slot) const override { return by_kernel_.of(slot, counters()); }
-  sim::Cycle flush_caches(sim::Cycle now) override {
-    charge(sim::Attribution<MemoryCounters>::kNobody);  // ncu flushes outside the profiled launch
-    for (auto& l1 : l1_) l1.invalidate_all();
-    for (auto& ro : readonly_) ro.invalidate_all();
-    l2_.flush(now);
-    l2_.invalidate(0, ~std::uint64_t{0});
-    return std::max(now, dram_.quiet_at());
-  }
-
- private:
-  // What is counted from here on belongs to kernel slot `slot` (kernel_counters).
-  void charge(std::uint32_t slot) {
-    if (slot != by_kernel_.charged()) [[unlikely]]
-      by_kernel_.charge(slot, counters());
-  }
-
-  LoadPath choose_load_path(CacheOp op) const {
-    if (op == CacheOp::ReadOnly && arch_.readonly_bytes > 0) return LoadPath::ReadOnly;
-    if (op == CacheOp::Global || !arch_.l1_caches_global || arch_.l1_bytes == 0) return LoadPath::L2Only;
-    return sectored_l1_ ? LoadPath::L1Sectors : LoadPath::L1Lines;
-  }
-
-  // The LD/ST path through L1 handles one 128-byte line per cycle: an instruction touching N
-  // lines occupies it N cycles (S3.1: N-1 replays). Returns the cycle the first line is looked up.
-  sim::Cycle occupy_l1(std::uint32_t sm, sim::Cycle now, std::uint32_t wavefronts) {
-    const sim::Cycle start = std::max(now, l1_free_[sm]);
-    l1_free_[sm] = start + wavefronts;
-    counters_.l1_wavefronts += wavefronts;
-    return start;
-  }
-
-  MemoryAccessResult finish(sim::Cycle ready, std::uint32_t wavefronts) {
-    const std::uint32_t issue = std::max<std::uint32_t>(1, wavefronts);
-    counters_.replays += issue - 1;
-    return {ready, issue};
-  }
-
-  L2Hint property(std::uint32_t kernel_slot, std::uint64_t address) const {
-    return policy_.property(kernel_slot, address, l2_.line_of(address));
-  }
-
-  std::uint32_t l2_sector_of(std::uint64_t address) const { return l2_.sector_of(address); }
-
-  // The L2 partition SM `sm` is near (l2_cache.hpp).
-  std::uint32_t near(std::uint32_t sm) const { return arch_.l2_sm_partition[sm]; }
-
-  sim::Cycle l2_read(std::uint32_t sm, std::uint32_t kernel_slot, std::uint64_t address, sim::Cycle now) {
-    bool hit = false;
-    return l2_.read(address, now, property(kernel_slot, address), near(sm), hit);
-  }
-
-  // How an instruction's 32-byte pieces (address(k) for k < n, in address order) go to L2: as few
-  // requests as the hardware makes, each a maximal run of pieces on distinct sectors of one L2
-  // line with one property. Calls request(first, last, line_address, sector_bits, property) for
-  // pieces [first, last) of each, in order.
-  template <class AddressOf, class Request>
-  void for_each_l2_request(std::uint32_t kernel_slot, std::uint32_t n, AddressOf address, Request request) const {
-    // Without a window every piece is Default: no property to look up per piece.
-    const bool windowed = policy_.window(kernel_slot) != nullptr;
-    for (std::uint32_t first = 0, last = 0; first < n; first = last) {
-      const std::uint64_t line = l2_.line_of(address(first));
-      const L2Hint hint = windowed ? property(kernel_slot, address(first)) : L2Hint::Default;
-      std::uint32_t sectors = 0;
-      for (last = first; last < n; ++last) {
-        const std::uint64_t a = address(last);
-        const std::uint32_t bit = 1u << l2_sector_of(a);
-        if (l2_.line_of(a) != line || (sectors & bit) || (windowed && property(kernel_slot, a) != hint)) break;
-        sectors |= bit;
-      }
-      request(first, last, line * arch_.l2_line_bytes, sectors, hint);
-    }
-  }
-
-  // Calls run(begin, end, line) for each run sectors_[begin, end) of pieces on one line of
-  // `cache`, in order (gather_sectors leaves sectors_ in address order).
-  template <class Run>
-  void for_each_line_run(const SectorCache& cache, Run run) const {
-    for (std::uint32_t i = 0, end = 0; i < sectors_.count; i = end) {
-      const std::uint64_t line = cache.line_of(sectors_.address[i]);
-      const std::uint64_t next_line_start = (line + 1) * cache.line_bytes();
-      if (sectors_.consecutive) {  // the run's sectors follow each other up to the line's end
-        const std::uint64_t left = next_line_start - sectors_.address[i];
-        end = static_cast<std::uint32_t>(
-            std::min<std::uint64_t>(sectors_.count, i + (left + memory::kSectorBytes - 1) / memory::kSectorBytes));
-      } else {
-        for (end = i + 1; end < sectors_.count && sectors_.address[end] < next_line_start;) ++end;
-      }
-      run(i, end, line);
-    }
-  }
-
-  // All of sectors_ through a sectored cache (Hopper's L1, Kepler's read-only cache), one line at
-  // a time. Returns when the last sector's data is back.
-  sim::Cycle sectors_through(std::uint32_t sm, SectorCache& cache, std::uint32_t kernel_slot, sim::Cycle t,
-                             LineClass cls) {
-    sim::Cycle ready = t;
-    for_each_line_run(cache, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t line) {
-      ready = std::max(ready, line_sectors_through(sm, cache, kernel_slot, begin, end, line, t, cls));
-    });
-    return ready;
-  }
-
-  // The 32-byte pieces sectors_[begin, end), all on one line of `cache`, in address order. A
-  // piece whose cache sector is present is a hit (waiting for its fill if that is still under
-  // way). The first piece of a missing cache sector reads it from L2 (the misses of the line in
-  // as few requests as for_each_l2_request makes), and the sector records when its fill
-  // arrives, so later misses merge with it -- including the later pieces of this instruction
-  // that fall in the same cache sector (a sector wider than 32 bytes): they are hits on that fill.
-  // Worked per cache sector (a hit sector answers the same for each of its pieces), so the
-  // pieces are walked once to find their sectors and once more only when some miss.
-  sim::Cycle line_sectors_through(std::uint32_t sm, SectorCache& cache, std::uint32_t kernel_slot, std::uint32_t begin,
-                                  std::uint32_t end, std::uint64_t line_number, sim::Cycle t, LineClass cls) {
-    counters_.l1_sector_lookups += end - begin;
-    bool present = false;
-    const SectorCache::Line line = cache.find_or_install(line_number, cls, present);
-    std::uint32_t touched = 0, shared = 0;  // bit s: some piece / more than one piece falls in sector s
-    for (std::uint32_t i = begin; i < end; ++i) {
-      const std::uint32_t bit = 1u << cache.sector_of(sectors_.address[i]);
-      shared |= touched & bit;
-      touched |= bit;
-    }
-    const std::uint32_t valid = present ? cache.valid_mask(line) : 0;
-    const std::uint32_t hit = touched & valid, missing = touched & ~valid;
-    // Every piece hits but the first of each missing sector.
-    counters_.l1_sector_hits += end - begin - static_cast<std::uint32_t>(__builtin_popcount(missing));
-    sim::Cycle ready = t;
-    if (hit != 0) ready = latest_fill(cache, line, hit, t + arch_.l1_hit_latency);
-    if (missing == 0) return ready;
-    if (sectors_are_l2_sectors(cache) && policy_.window(kernel_slot) == nullptr) {
-      // One piece per sector, and the line's sectors are sectors of one L2 line (H100's L1): the
-      // general walk below would make exactly one L2 request, for the missing sectors.
-      const std::uint64_t line_address = line_number * cache.line_bytes();
-      const std::uint64_t l2_line_address = l2_.line_of(line_address) * arch_.l2_line_bytes;
-      const auto offset = static_cast<std::uint32_t>((line_address - l2_line_address) / memory::kSectorBytes);
-      sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
-      l2_.read_sectors(l2_line_address, missing << offset, t, L2Hint::Default, near(sm), l2_ready);
-      cache.fill_sectors_each(line, missing, l2_ready + offset);
-      for (std::uint32_t bits = missing; bits != 0; bits &= bits - 1)
-        ready = std::max(ready, l2_ready[offset + static_cast<std::uint32_t>(__builtin_ctz(bits))]);
-      return ready;
-    }
-    // The first piece of each missing sector, in address order, and its sector.
-    std::uint32_t miss[SectorCache::kMaxSectorsPerLine], miss_sector[SectorCache::kMaxSectorsPerLine], misses = 0;
-    for (std::uint32_t i = begin, pending = missing; pending != 0; ++i) {
-      const std::uint32_t sector = cache.sector_of(sectors_.address[i]);
-      if (!(pending >> sector & 1u)) continue;
-      pending &= ~(1u << sector);
-      miss[misses] = i;
-      miss_sector[misses++] = sector;
-    }
-    for_each_l2_request(
-        kernel_slot, misses, [&](std::uint32_t k) { return sectors_.address[miss[k]]; },
-        [&](std::uint32_t first, std::uint32_t last, std::uint64_t line_address, std::uint32_t sectors, L2Hint hint) {
-          sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
-          l2_.read_sectors(line_address, sectors, t, hint, near(sm), l2_ready);
-          for (std::uint32_t k = first; k < last; ++k) {
-            const sim::Cycle arrives = l2_ready[l2_sector_of(sectors_.address[miss[k]])];
-            cache.fill_sector(line, miss_sector[k], arrives);
-            ready = std::max(ready, arrives);
-          }
-        });
-    // The later pieces of a missing sector hit on the fill just recorded.
-    const std::uint32_t riding = shared & missing;
-    if (riding != 0) ready = latest_fill(cache, line, riding, std::max(ready, t + arch_.l1_hit_latency));
-    return ready;
-  }
-
-  // Whether each 32-byte piece is a sector of `cache` and of the L2, and each line of `cache` lies
-  // inside one L2 line.
-  bool sectors_are_l2_sectors(const SectorCache& cache) const {
-    return cache.sector_bytes() == memory::kSectorBytes && arch_.l2_sector_bytes == memory::kSectorBytes &&
-           arch_.l2_line_bytes % cache.line_bytes() == 0;
-  }
-
-  // The latest of `ready` and the fill cycles of `line`'s sectors in `sectors`.
-  static sim::Cycle latest_fill(const SectorCache& cache, const SectorCache::Line& line, std::uint32_t sectors,
-                                sim::Cycle ready) {
-    for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1)
-      ready = std::max(ready, cache.sector_ready(line, static_cast<std::uint32_t>(__builtin_ctz(bits))));
-    return ready;
-  }
-
-  // One 128-byte line through Fermi's L1: a miss fetches all of the line's L2 sectors, in as few
-  // L2 requests as for_each_l2_request makes.
-  sim::Cycle line_through(std::uint32_t sm, SectorCache& cache, std::uint32_t kernel_slot, std::uint64_t line_address,
-                          sim::Cycle t) {
-    ++counters_.l1_sector_lookups;
-    bool present = false;
-    const SectorCache::Line line = cache.find_or_install(cache.line_of(line_address), LineClass::Normal, present);
-    if (present && cache.sector_valid(line, 0)) {
-      ++counters_.l1_sector_hits;
-      return std::max<sim::Cycle>(t + arch_.l1_hit_latency, cache.sector_ready(line, 0));
-    }
-    sim::Cycle ready = t;
-    const std::uint32_t pieces = cache.line_bytes() / arch_.l2_sector_bytes;
-    for_each_l2_request(
-        kernel_slot, pieces, [&](std::uint32_t k) { return line_address + std::uint64_t{k} * arch_.l2_sector_bytes; },
-        [&](std::uint32_t first, std::uint32_t last, std::uint64_t l2_line_address, std::uint32_t sectors, L2Hint hint) {
-          sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
-          l2_.read_sectors(l2_line_address, sectors, t, hint, near(sm), l2_ready);
-          for (std::uint32_t k = first; k < last; ++k)
-            ready = std::max(ready, l2_ready[l2_sector_of(line_address + std::uint64_t{k} * arch_.l2_sector_bytes)]);
-        });
-    cache.fill_sector(line, 0, ready);
-    return ready;
-  }
-
-  // The access paths below walk sectors_, which access() has gathered for the instruction.
-  MemoryAccessResult global_load(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
-                                 sim::Cycle now) {
-    const LoadPath path = load_path_[static_cast<int>(inst.cache_op)];
-    const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
-    ++counters_.gld_requests;
-    counters_.gld_sectors += sectors_.count;
-    counters_.gld_bytes_requested += sectors_.useful_bytes();
-    sim::Cycle ready = now;
-    const sim::Cycle t = occupy_l1(sm, now, wavefronts);
-    switch (path) {
-      case LoadPath::L1Lines: {
-        memory::gather_blocks(sectors_, arch_.l1_line_bytes, blocks_);
-        counters_.gld_transactions += blocks_.count;
-        counters_.gld_bytes_moved += std::uint64_t{blocks_.count} * arch_.l1_line_bytes;
-        for (std::uint32_t i = 0; i < blocks_.count; ++i)
-          ready = std::max(ready, line_through(sm, l1_[sm], kernel_slot, blocks_.address[i], t + i));
-        break;
-      }
-      case LoadPath::L1Sectors:
-      case LoadPath::ReadOnly: {
-        SectorCache& cache = path == LoadPath::ReadOnly ? readonly_[sm] : l1_[sm];
-        const LineClass cls = inst.cache_op == CacheOp::Streaming ? LineClass::Streaming : LineClass::Normal;
-        count_sector_transactions(counters_.gld_transactions, counters_.gld_bytes_moved);
-        ready = std::max(ready, sectors_through(sm, cache, kernel_slot, t, cls));
-        break;
-      }
-      case LoadPath::L2Only: {
-        count_sector_transactions(counters_.gld_transactions, counters_.gld_bytes_moved);
-        for (std::uint32_t i = 0; i < sectors_.count; ++i)
-          ready = std::max(ready, l2_read(sm, kernel_slot, sectors_.address[i], t));
-        break;
-      }
-    }
-    return finish(ready, wavefronts);
-  }
-
-  void count_sector_transactions(std::uint64_t& transactions, std::uint64_t& moved) const {
-    transactions += sectors_.count;
-    moved += std::uint64_t{sectors_.count} * memory::kSectorBytes;
-  }
-
-  // S3.4: stores never allocate in L1 and invalidate a line they hit (Fermi; presets with
-  // l1.stores_allocate allocate instead, allocate_in_l1); they go to L2 in 32-byte segments.
-  // Fermi/Kepler group them into 1/2/4-segment transactions, each pass a replay; on a sectored L1
-  // (Hopper) ncu counts sectors and the LSU handles one 128-byte line per pass.
-  MemoryAccessResult global_store(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now) {
-    ++counters_.gst_requests;
-    counters_.gst_sectors += sectors_.count;
-    counters_.gst_bytes_requested += sectors_.useful_bytes();
-    counters_.gst_bytes_moved += std::uint64_t{sectors_.count} * memory::kSectorBytes;
-    std::uint32_t passes = 0;
-    if (sectored_l1_ && arch_.l1_caches_global) {
-      counters_.gst_transactions += sectors_.count;
-      counters_.l1_sector_lookups += sectors_.count;  // write-through sectors miss in ncu's count
-      passes = sectors_.distinct_blocks(kLsuLineBytes);
+MemoryAccessResult GpuMemorySystem::local(std::uint32_t sm, const Instruction& inst, sim::Cycle now) {
+  const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
+  const sim::Cycle t = occupy_l1(sm, now, wavefronts);
+  sim::Cycle ready = t + 1;
+  SectorCache& l1 = l1_[sm];
+  if (inst.mem_op == MemOp::Load && !l1.empty_geometry() && sectored_l1_)
+    return finish(std::max(ready, sectors_through(sm, l1, kNoWindow, t, LineClass::Normal)), wavefronts);
+  for (std::uint32_t i = 0; i < sectors_.count; ++i) {
+    const std::uint64_t a = sectors_.address[i];
+    if (inst.mem_op != MemOp::Load) {
+      ready = std::max(ready, l2_.write(a, t, L2Hint::Default, near(sm)));
+    } else if (l1.empty_geometry()) {
+      ready = std::max(ready, l2_read(sm, kNoWindow, a, t));
     } else {
-      memory::plan_store_transactions(sectors_, stores_);
-      counters_.gst_transactions += stores_.count;
-      passes = stores_.count;
+      ready = std::max(ready, line_through(sm, l1, kNoWindow, l1.line_of(a) * l1.line_bytes(), t));
     }
-    const sim::Cycle t = occupy_l1(sm, now, passes);
-    if (arch_.l1_stores_allocate && arch_.l1_caches_global)
-      counters_.l1_sector_hits += allocate_in_l1(sm, t);
-    else
-      invalidate_in_l1(sm);
-    sim::Cycle ready = t + 1;
-    for_each_l2_request(
-        kernel_slot, sectors_.count, [&](std::uint32_t k) { return sectors_.address[k]; },
-        [&](std::uint32_t first, std::uint32_t last, std::uint64_t line_address, std::uint32_t sectors, L2Hint hint) {
-          std::uint32_t partial = 0;  // the sectors only partly written
-          for (std::uint32_t k = first; k < last; ++k)
-            if (sectors_.used[k] != kWholeSector) partial |= 1u << l2_sector_of(sectors_.address[k]);
-          ready = std::max(ready, l2_.write_sectors(line_address, sectors, partial, t, hint, near(sm)));
-        });
-    return finish(ready, passes);
   }
+  return finish(ready, wavefronts);
+}
 
-  // l1.stores_allocate (Volta and later): the L1 writes stores through to L2 and allocates their
-  // line without fetching it. ncu counts a store sector as an L1 hit when its line is resident,
-  // whichever of its sectors are valid: persist_10MB.csv's l1tex__t_sector_hit_rate is 50.1%
-  // (every store sector hits the line its own warp loaded), and offset.csv's writeOffset at
-  // offset 16 hits 13.6% although no two warps store to one sector (a warp finds the line its
-  // neighbour's store allocated), 0 at line-aligned offsets. Sectors the store writes whole
-  // become valid in L1 (their data is all there); a partly written one stays as it was, so a
-  // later load of it fetches it from L2. Returns the store sectors that hit.
-  std::uint32_t allocate_in_l1(std::uint32_t sm, sim::Cycle t) {
-    SectorCache& l1 = l1_[sm];
-    if (l1.empty_geometry()) return 0;
-    std::uint32_t hits = 0;
-    for_each_line_run(l1, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t line_number) {
-      bool present = false;
-      const SectorCache::Line line = l1.find_or_install(line_number, LineClass::Normal, present);
-      if (present) hits += end - begin;
-      const std::uint32_t written = sectors_written_whole(l1, begin, end);
-      if (written != 0) l1.fill_sectors(line, written, t);
-    });
-    return hits;
+MemoryAccessResult GpuMemorySystem::shared(const Instruction& inst, sim::Cycle now) {
+  const memory::SharedAccessShape shape = memory::shared_bank_shape(inst);
+  ++counters_.shared_requests;
+  counters_.shared_bank_conflicts += shape.conflicts();
+  const std::uint32_t passes = std::max<std::uint32_t>(1, shape.wavefronts);
+  counters_.shared_wavefronts += passes;
+  return finish(now + arch_.shared_latency + (passes - 1), passes);
+}
+
+MemoryAccessResult GpuMemorySystem::constant(const Instruction& inst, sim::Cycle now) {
+  // Nearly every constant load is uniform (a kernel parameter): one pass, one address.
+  if (inst.uniform_address || uniform_address(inst)) return finish(now + arch_.l1_hit_latency, 1);
+  std::uint64_t seen[traces::kWarpSize];
+  std::uint32_t distinct = 0;
+  std::uint32_t mask = inst.active_mask;
+  while (mask != 0) {
+    const std::uint64_t a = inst.address(__builtin_ctz(mask));
+    mask &= mask - 1;
+    if (std::find(seen, seen + distinct, a) == seen + distinct) seen[distinct++] = a;
   }
+  return finish(now + arch_.l1_hit_latency + (distinct - 1), distinct);
+}
 
-  // The sectors of `cache` (bit s = sector s of their line) that the pieces sectors_[begin, end),
-  // all on one line, write entirely: every 32-byte piece of the sector, every byte of each.
-  std::uint32_t sectors_written_whole(const SectorCache& cache, std::uint32_t begin, std::uint32_t end) const {
-    std::uint32_t whole_pieces[SectorCache::kMaxSectorsPerLine] = {};
-    for (std::uint32_t k = begin; k < end; ++k)
-      if (sectors_.used[k] == kWholeSector) ++whole_pieces[cache.sector_of(sectors_.address[k])];
-    std::uint32_t written = 0;
-    const std::uint32_t pieces_per_sector = cache.sector_bytes() / memory::kSectorBytes;
-    for (std::uint32_t s = 0; s < cache.sectors_per_line(); ++s)
-      if (whole_pieces[s] == pieces_per_sector) written |= 1u << s;
-    return written;
-  }
+void GpuMemorySystem::memcpy_to_device(std::uint64_t address, std::uint64_t bytes) {
+  // The copy lands in DRAM: any cached copy of those bytes is stale.
+  l2_.invalidate(address, bytes);
+}
 
-  void invalidate_in_l1(std::uint32_t sm) {
-    SectorCache& l1 = l1_[sm];
-    if (l1.empty_geometry()) return;
-    for_each_line_run(l1, [&](std::uint32_t, std::uint32_t, std::uint64_t line_number) {
-      const SectorCache::Line line = l1.find(l1.default_set(line_number), line_number);
-      if (line.found()) l1.invalidate(line);
-    });
-  }
+}  // namespace warpsim::models::gpu_memory
 
-  // Atomics are performed at L2: each sector is read (a miss fetches it) and written back dirty.
-  // They are neither gld nor gst requests in ncu's counting.
-  MemoryAccessResult global_atomic(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now) {
-    const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
-    const sim::Cycle t = occupy_l1(sm, now, wavefronts);
-    invalidate_in_l1(sm);
-    sim::Cycle ready = t + 1;
-    for (std::uint32_t i = 0; i < sectors_.count; ++i) {
-      const std::uint64_t a = sectors_.address[i];
-      ready = std::max(ready, l2_read(sm, kernel_slot, a, t));
-      l2_.write(a, t, property(kernel_slot, a), near(sm));
-    }
-    return finish(ready, wavefronts);
-  }
-
-  // Local memory (register spills) is cached in L1 on every preset (S3.5: even Kepler's L1 holds
-  // it); it is not global traffic in ncu's counters. Stores write through to L2.
-  MemoryAccessResult local(std::uint32_t sm, const Instruction& inst, sim::Cycle now) {
-    const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
-    const sim::Cycle t = occupy_l1(sm, now, wavefronts);
-    sim::Cycle ready = t + 1;
-    SectorCache& l1 = l1_[sm];
-    if (inst.mem_op == MemOp::Load && !l1.empty_geometry() && sectored_l1_)
-      return finish(std::max(ready, sectors_through(sm, l1, kNoWindow, t, LineClass::Normal)), wavefronts);
-    for (std::uint32_t i = 0; i < sectors_.count; ++i) {
-      const std::uint64_t a = sectors_.address[i];
-      if (inst.mem_op != MemOp::Load) {
-        ready = std::max(ready, l2_.write(a, t, L2Hint::Default, near(sm)));
-      } else if (l1.empty_geometry()) {
-        ready = std::max(ready, l2_read(sm, kNoWindow, a, t));
-      } else {
-        ready = std::max(ready, line_through(sm, l1, kNoWindow, l1.line_of(a) * l1.line_bytes(), t));
-      }
-    }
-    return finish(ready, wavefronts);
-  }
-
-  // S3.10: one pass per conflicting word in the busiest bank.
-  MemoryAccessResult shared(const Instruction& inst, sim::Cycle now) {
-    const memory::SharedAccessShape shape = memory::shared_bank_shape(inst);
-    ++counters_.shared_requests;
-    counters_.shared_bank_conflicts += shape.conflicts();
-    const std::uint32_t passes = std::max<std::uint32_t>(1, shape.wavefronts);
-    counters_.shared_wavefronts += passes;
-    return finish(now + arch_.shared_latency + (passes - 1), passes);
-  }
-
-  static bool uniform_address(const Instruction& inst) {
-    std::uint32_t mask = inst.active_mask;
-    if (mask == 0) return false;
-    if (inst.lane_linear) return (mask & (mask - 1)) == 0;  // consecutive elements: one lane or distinct
-    const std::uint64_t first = inst.addr[static_cast<std::size_t>(__builtin_ctz(mask))];
-    if (mask == traces::kFullMask) {
-      // The common case, branch-free: a few vector operations instead of a branch per lane.
-      std::uint64_t differs = 0;
-      for (std::size_t lane = 0; lane < traces::kWarpSize; ++lane) differs |= inst.addr[lane] ^ first;
-      return differs == 0;
-    }
-    for (; mask != 0; mask &= mask - 1)
-      if (inst.addr[static_cast<std::size_t>(__builtin_ctz(mask))] != first) return false;
-    return true;
-  }
-
-  // The constant cache broadcasts one address per pass; distinct addresses serialise. Constants
-  // are assumed resident (kernels read a few parameters), at the L1's hit latency.
-  MemoryAccessResult constant(const Instruction& inst, sim::Cycle now) {
-    // Nearly every constant load is uniform (a kernel parameter): one pass, one address.
-    if (inst.uniform_address || uniform_address(inst)) return finish(now + arch_.l1_hit_latency, 1);
-    std::uint64_t seen[traces::kWarpSize];
-    std::uint32_t distinct = 0;
-    std::uint32_t mask = inst.active_mask;
-    while (mask != 0) {
-      const std::uint64_t a = inst.address(__builtin_ctz(mask));
-      mask &= mask - 1;
-      if (std::find(seen, seen + distinct, a) == seen + distinct) seen[distinct++] = a;
-    }
-    return finish(now + arch_.l1_hit_latency + (distinct - 1), distinct);
-  }
-
-  void register_stats(sim::StatsRegistry& stats) {
-    MemoryCounters& c = counters_;
-    stats.add("gpu.mem.gld_requests", c.gld_requests, "requests", "global load warp instructions with an active lane");
-    stats.add("gpu.mem.gld_sectors", c.gld_sectors, "sectors", "32-byte sectors global loads touch");
-    stats.add("gpu.mem.gld_transactions", c.gld_transactions, "transactions", "global load accesses to the next level");
-    stats.add("gpu.mem.gld_bytes_requested", c.gld_bytes_requested, "bytes", "distinct bytes global loads use");
-    stats.add("gpu.mem.gld_bytes_moved", c.gld_bytes_moved, "bytes", "bytes global load transactions carry");
-    stats.add("gpu.mem.gst_requests", c.gst_requests, "requests", "global store warp instructions with an active lane");
-    stats.add("gpu.mem.gst_sectors", c.gst_sectors, "sectors", "32-byte sectors global stores touch");
-    stats.add("gpu.mem.gst_transactions", c.gst_transactions, "transactions", "global store transactions to L2");
-    stats.add("gpu.mem.gst_bytes_requested", c.gst_bytes_requested, "bytes", "distinct bytes global stores write");
-    stats.add("gpu.mem.gst_bytes_moved", c.gst_bytes_moved, "bytes", "bytes global store transactions carry");
-    stats.add("gpu.l1.sector_hits", c.l1_sector_hits, "sectors", "L1 / read-only cache sector lookups that hit");
-    stats.add("gpu.l1.sector_lookups", c.l1_sector_lookups, "sectors", "L1 / read-only cache sector lookups");
-    stats.add("gpu.l2.sector_hits", l2_.sector_hits_counter(), "sectors", "L2 sector lookups that hit");
-    stats.add("gpu.l2.sector_lookups", l2_.sector_lookups_counter(), "sectors", "L2 sector lookups");
-    stats.add("gpu.dram.read_bytes", dram_.bytes_read_counter(), "bytes", "bytes read from DRAM");
-    stats.add("gpu.dram.write_bytes", dram_.bytes_written_counter(), "bytes", "bytes written to DRAM");
-    stats.add("gpu.mem.shared_requests", c.shared_requests, "requests", "shared-memory warp instructions");
-    stats.add("gpu.mem.shared_bank_conflicts", c.shared_bank_conflicts, "wavefronts",
-              "extra shared-memory passes caused by bank conflicts (S3.10)");
-    stats.add("gpu.mem.replays", c.replays, "passes", "extra LD/ST passes beyond the first (S3.1)");
-    stats.add("gpu.l1.wavefronts", c.l1_wavefronts, "wavefronts", "LSU passes through L1, one 128-byte line each");
-    stats.add("gpu.mem.shared_wavefronts", c.shared_wavefronts, "wavefronts",
-              "shared-memory passes, bank conflicts included (S3.10)");
-  }
-
-  static constexpr std::uint32_t kLsuLineBytes = 128;
-  static constexpr std::uint32_t kWholeSector = 0xffffffffu;  // SectorSet::used: all 32 bytes
-  static constexpr std::uint32_t kNoWindow = 0xffffffffu;  // local memory: never in a window
-
-  Arch arch_;
-  memory::DramSystem dram_;
-  memory::L2Cache l2_;
-  memory::PersistencePolicy policy_;
-  bool sectored_l1_;
-  std::vector<SectorCache> l1_, readonly_;
-  std::vector<sim::Cycle> l1_free_;
-  LoadPath load_path_[4] = {};
-  mutable MemoryCounters counters_;
-  sim::Attribution<MemoryCounters> by_kernel_;
-  // Scratch for the instruction being handled (no allocation per access).
-  memory::SectorSet sectors_;
-  memory::BlockList blocks_;
-  memory::StoreTransactionList stores_;
-};
-
-}  // namespace
+namespace warpsim::models {
 
 std::unique_ptr<MemorySystem> make_memory_system(const Arch& arch, sim::StatsRegistry& stats, std::uint64_t seed) {
-  return std::make_unique<GpuMemorySystem>(arch, stats, seed);
+  return std::make_unique<gpu_memory::GpuMemorySystem>(arch, stats, seed);
 }
 
 }  // namespace warpsim::models
