@@ -99,19 +99,25 @@ std::map<std::string, std::vector<KnownGap>> build() {
 }  // namespace
 
 bool KnownGap::matches(const std::string& row) const {
-  const auto star = quantity.find('*');
-  if (star == std::string::npos) return row == quantity;
-  const std::string head = quantity.substr(0, star), tail = quantity.substr(star + 1);
-  if (tail.find('*') != std::string::npos) {  // two stars: head * middle * end
-    const auto second = tail.find('*');
-    const std::string middle = tail.substr(0, second), end = tail.substr(second + 1);
-    if (row.size() < head.size() + middle.size() + end.size() || row.compare(0, head.size(), head) != 0 ||
-        row.compare(row.size() - end.size(), end.size(), end) != 0)
-      return false;
-    return row.substr(head.size(), row.size() - head.size() - end.size()).find(middle) != std::string::npos;
+  // The text between stars appears in order; the first piece starts the row, the last ends it.
+  std::vector<std::string> pieces(1);
+  for (char c : quantity) {
+    if (c == '*') pieces.emplace_back();
+    else pieces.back().push_back(c);
   }
-  return row.size() >= head.size() + tail.size() && row.compare(0, head.size(), head) == 0 &&
-         row.compare(row.size() - tail.size(), tail.size(), tail) == 0;
+  if (pieces.size() == 1) return row == quantity;
+  const std::string &head = pieces.front(), &tail = pieces.back();
+  if (row.size() < head.size() + tail.size() || row.compare(0, head.size(), head) != 0 ||
+      row.compare(row.size() - tail.size(), tail.size(), tail) != 0)
+    return false;
+  std::size_t at = head.size();
+  const std::size_t limit = row.size() - tail.size();
+  for (std::size_t k = 1; k + 1 < pieces.size(); ++k) {
+    at = row.find(pieces[k], at);
+    if (at == std::string::npos || at + pieces[k].size() > limit) return false;
+    at += pieces[k].size();
+  }
+  return true;
 }
 
 const std::vector<KnownGap>& known_gaps(const std::string& table) {

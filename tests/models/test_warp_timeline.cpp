@@ -5,11 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
+#include "analysis/validation/reference_data.hpp"
 #include "models/arch.hpp"
 #include "models/simulate.hpp"
 #include "sim/errors.hpp"
@@ -23,18 +22,14 @@ struct Record {
   std::uint64_t launch, block, warp, sm, start, exit;
 };
 
+// The timeline's rows, read as any of the project's CSV files (analysis/validation/reference_data).
 std::vector<Record> read_timeline(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  REQUIRE(std::getline(in, line));
-  REQUIRE(line == "launch,block,warp,smid,t_start,t_end");
+  const analysis::CsvTable t = analysis::read_csv(path);
+  REQUIRE(t.columns == std::vector<std::string>{"launch", "block", "warp", "smid", "t_start", "t_end"});
   std::vector<Record> out;
-  while (std::getline(in, line)) {
-    std::replace(line.begin(), line.end(), ',', ' ');
-    std::istringstream fields(line);
-    Record r{};
-    REQUIRE(fields >> r.launch >> r.block >> r.warp >> r.sm >> r.start >> r.exit);
-    out.push_back(r);
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    auto n = [&](const char* c) { return static_cast<std::uint64_t>(t.number(i, c)); };
+    out.push_back({n("launch"), n("block"), n("warp"), n("smid"), n("t_start"), n("t_end")});
   }
   return out;
 }
