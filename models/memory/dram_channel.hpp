@@ -30,8 +30,9 @@ class DramSystem {
   // the cycle the data is back at the SM that missed (the preset's DRAM latency is the whole
   // miss path: latency.csv's pointer chase measures it end to end).
   sim::Cycle read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now);
-  // A write-back of `bytes` at `address` (a dirty L2 sector evicted): uses bandwidth, nobody waits.
-  void write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now);
+  // A write-back of `bytes` at `address` (a dirty L2 sector evicted): uses bandwidth. Returns the
+  // cycle the channel takes it (its burst starts), until which the L2 still holds the data.
+  sim::Cycle write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now);
 
   // The first cycle at which every channel and bank has finished what it was given (and a new
   // row may open anywhere): after it the DRAM is as if idle.

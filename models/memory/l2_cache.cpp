@@ -201,6 +201,7 @@ sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sect
   count_lookups(w.slice, popcount(sectors), popcount(sectors));
   SectorCache::Line line;
   sim::Cycle acknowledged = now;
+  write_back_taken_ = 0;
   for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
     w.sector = static_cast<std::uint32_t>(__builtin_ctz(bits));
     sim::Cycle from = now;
@@ -223,7 +224,9 @@ sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sect
     if (!was_dirty) limit_dirty(w.set, line, t);
     acknowledged = std::max(acknowledged, t + hit_latency_ + extra);
   }
-  return acknowledged;
+  // A store that made room by writing a dirty line back (a victim, or one over the set's limit)
+  // is acknowledged no sooner than DRAM takes that write-back (the header).
+  return std::max(acknowledged, write_back_taken_);
 }
 
 sim::Cycle L2Cache::write_through_copy(const Where& at, const SectorCache::Line& copy, std::uint32_t sector,
