@@ -1,6 +1,7 @@
 #include "sim/window_workers.hpp"
 
 #include <immintrin.h>
+#include <sched.h>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
@@ -20,10 +21,14 @@ namespace {
 constexpr std::uint64_t kNextBits = 0xffffull;
 constexpr std::size_t kMaxRanges = 0xffff;
 std::uint64_t ranges_of(std::uint64_t ticket) { return (ticket >> 16) & kNextBits; }
-// How long a thread spins for the next window before it sleeps: longer than the memory system
-// usually takes between two windows, short enough that a run's idle threads leave the cores
-// to others soon (a pause is 40 to 140 host cycles).
-constexpr int kSpins = 4096;
+// How a thread waits for the next window: it spins (a pause is 40 to 140 host cycles), then
+// yields its core between looks, which costs nothing when no one else wants the core and gives it
+// to the thread it waits for when both share one (a busy host), and sleeps only after that: the
+// memory system's part between two windows often takes longer than the spin, and a sleeping
+// thread woke too late to take part in the next window (on a virtual machine a wake-up takes
+// ~100 us).
+constexpr int kSpins = 1024;
+constexpr int kYields = 2000;
 
 }  // namespace
 
@@ -70,8 +75,11 @@ void WindowWorkers::wait_loop() {
   std::uint64_t seen = ticket_.load() >> 32;
   while (true) {
     std::uint64_t epoch = ticket_.load(std::memory_order_acquire) >> 32;
-    for (int spin = 0; spin < kSpins && epoch == seen && !stop_.load(std::memory_order_relaxed); ++spin) {
-      _mm_pause();
+    for (int spin = 0; spin < kSpins + kYields && epoch == seen && !stop_.load(std::memory_order_relaxed); ++spin) {
+      if (spin < kSpins)
+        _mm_pause();
+      else
+        sched_yield();
       epoch = ticket_.load(std::memory_order_acquire) >> 32;
     }
     if (epoch == seen && !stop_.load()) {
