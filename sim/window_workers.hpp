@@ -6,11 +6,12 @@
 // or less), far too short for a fork and join that wakes sleeping threads each time: a woken
 // oneTBB worker arrived after the calling thread had ticked every SM itself. So while run()
 // runs the simulation, each of the other threads is a oneTBB task of the workers' own arena that
-// stays in a loop, waiting (spinning a little, then asleep) for the next window, whose ranges
-// every thread then claims one at a time from a shared counter, the calling thread among them. A
-// thread that has not arrived yet (a busy host, or a sweep's arena whose threads are all taken)
-// never holds anything up: the others take its ranges. With one thread nothing here is used: a
-// tick group without workers ticks its members one after another, exactly as it always has.
+// stays in a loop, waiting (spinning, then yielding its core, then asleep) for the next window,
+// whose ranges every thread then claims one at a time from a shared counter, the calling thread
+// among them. A thread that has not arrived yet (a busy host, or a sweep's arena whose threads
+// are all taken) never holds anything up: the others take its ranges. With one thread nothing
+// here is used: a tick group without workers ticks its members one after another, exactly as it
+// always has.
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
