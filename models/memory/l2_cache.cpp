@@ -50,8 +50,6 @@ L2Cache::L2Cache(const Arch& arch, DramSystem& dram, sim::StatsRegistry& stats)
   slice_free_.assign(slices_, 0);
   slice_hits_.assign(slices_, 0);
   slice_lookups_.assign(slices_, 0);
-  prev_.assign(cache_.line_count(), kNil);
-  next_.assign(cache_.line_count(), kNil);
   for (std::uint32_t s = 0; s < slices_; ++s) {
     const std::string prefix = "gpu.l2.slice" + std::to_string(s);
     stats.add(prefix + ".hits", slice_hits_[s], "sectors", "L2 sector lookups of this slice that hit");

@@ -83,6 +83,11 @@ void L2Cache::list_remove(std::uint32_t slot) {
 }
 
 void L2Cache::list_push_front(std::uint32_t slot) {
+  // Made when the first line persists: most runs have none, and an H100's list is 3 MB.
+  if (prev_.empty()) {
+    prev_.assign(cache_.line_count(), kNil);
+    next_.assign(cache_.line_count(), kNil);
+  }
   prev_[slot] = kNil;
   next_[slot] = head_;
   (head_ == kNil ? tail_ : prev_[head_]) = slot;
