@@ -142,10 +142,6 @@ void TickGroup::on_event(Time now, std::uint64_t) {
   schedule_next(end - 1);
 }
 
-}  // namespace warpsim::sim
-
-namespace warpsim::sim {
-
 Time TickGroup::tick_together(Cycle end) {
   due_.clear();
   for (std::size_t w = 0; w < words_ && w * 64 < at_once_; ++w) {

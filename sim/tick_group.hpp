@@ -80,8 +80,7 @@ class TickGroup final : public EventHandler {
   Cycle window() const { return window_; }
   bool ticking() const { return ticking_; }
   Time tick_time() const { return tick_time_; }  // while ticking: the edge being ticked
-  // While the group ticks: the window's first cycle and the first cycle after it.
-  Cycle window_begin() const { return base_; }
+  // While the group ticks: the first cycle after the window.
   Cycle window_end() const { return base_ + window_; }
 
  private:

@@ -48,9 +48,9 @@ struct DeferredAccess {
 // window's accesses go to the memory system in the order put_in_order() gives.
 class alignas(64) AccessLog {  // a host line each: SMs on different threads add to theirs
  public:
-  // An access issued at `issued`, inside the window that began at `window_begin`, after every
-  // access added before it.
-  DeferredAccess& add(sim::Cycle /*window_begin*/, sim::Cycle issued) {
+  // An access issued at `issued` (inside the window being ticked), after every access added
+  // before it.
+  DeferredAccess& add(sim::Cycle issued) {
     accesses_.emplace_back();
     DeferredAccess& a = accesses_.back();
     a.issued = issued;

@@ -171,7 +171,7 @@ class GpuMemorySystem final : public MemorySystem {
 
   // Where SM `sm`'s shared-memory and constant accesses for kernel slot `slot` count: counters_,
   // charged to the slot; or, after count_sm_accesses_later(), the SM's own counts for the slot,
-  // until take_sm_counts (memory_sm_counts.cpp).
+  // until take_sm_counts (memory_system.cpp).
   MemoryCounters& counters_for(std::uint32_t sm, std::uint32_t slot) {
     if (sm_counts_.empty()) [[likely]] {
       charge(slot);
