@@ -33,11 +33,12 @@ const char* const kPersistTimes =
 const char* const kLargeOccupancy =
     "at n = 2^26 the model fills 0.69 of the warp slots at every offset, where ncu counts 0.70-0.71 "
     "at offsets that keep loads 128-byte aligned (0, 32, 64, 128: within tolerance) and 0.73 at 1-16. "
-    "The H100's per-block records (h100-measured/timeline_readOffset.csv.xz) show why: at offset 11 "
-    "its blocks span 1,752 cycles from first warp's start to last warp's end and leave their slots "
-    "empty a median 742 cycles, at offset 0 1,602 and 867; the model's blocks span 1,622 and 1,596 "
-    "and wait 817 and 841, so it misses what a load that straddles two lines costs under load. The "
-    "strided reads (0.66-0.93 against 0.72-0.87) differ the same way, in both directions.";
+    "The H100's first and last warp of every block (h100-measured/timeline_readOffset.csv.xz, "
+    "analysis/validation/block_slots.py --first-last) show why: at offset 11 its blocks span 1,851 "
+    "cycles and leave their slots empty a median 642, at offset 0 1,768 and 679; the model's span "
+    "1,673 and 1,654 and wait 781 and 799, so it misses what a load that straddles two lines costs "
+    "under load, and its slots stay empty longer than the H100's. The strided reads (0.66-0.93 "
+    "against 0.72-0.87) differ the same way, in both directions.";
 
 std::map<std::string, std::vector<KnownGap>> build() {
   std::map<std::string, std::vector<KnownGap>> gaps;

@@ -49,9 +49,10 @@ struct SmCounters {
   // waits to start) until the last warp of its block exits. Nsight's documentation says "until all
   // threads in the warp have exited", but the H100 counts a block's early finishers until its end:
   // the per-warp records of readOffset at n = 2^26 (h100-measured/timeline_cold.csv.xz, every 8th
-  // block) give 0.578 of the slots from the warps' own windows and 0.765 from their blocks' spans,
-  // where ncu counted 0.756 for the same kernel (timeline_cold_ncu.csv); and h100-apps' 21
-  // occupancy rows agree within 0.05 this way (9 did counting each warp to its own exit).
+  // block, analysis/validation/block_slots.py --every 8) give 0.578 of the slots from the warps'
+  // own windows and 0.765 from their blocks' spans, where ncu counted 0.756 for the same kernel
+  // (timeline_cold_ncu.csv); and h100-apps' 21 occupancy rows agree within 0.05 this way (9 did
+  // counting each warp to its own exit).
   std::uint64_t warp_cycles = 0;
   std::uint64_t active_cycles = 0;  // cycles with at least one resident warp
   std::uint64_t blocks = 0;         // blocks run to completion

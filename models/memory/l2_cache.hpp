@@ -51,11 +51,12 @@
 // - A store that makes the L2 write a dirty line back (its victim, or a line over the set's
 //   dirty limit) is acknowledged no sooner than DRAM takes the write-back: until then the L2 has
 //   nowhere else for the data. Under a DRAM-bound copy this holds a finished block's slot until
-//   its last stores are acknowledged: readOffset at n = 2^26 leaves a slot empty for a median
-//   867 cycles between a block's last warp and the next block's first on the H100
-//   (h100-measured/timeline_readOffset.csv.xz), 485 in the model without the wait, 841 with it;
-//   and its blocks span 1,602 cycles there, 1,920 without, 1,596 with (fewer loads in flight
-//   wait less in DRAM's queues).
+//   its last stores are acknowledged. readOffset at n = 2^26, from the first and last warp of
+//   every block (h100-measured/timeline_readOffset.csv.xz against `run --timeline`, through
+//   analysis/validation/block_slots.py --first-last): the H100's blocks span 1,768 cycles and
+//   leave their slot empty a median 679 before the next starts; the model's 1,978 and 492
+//   without the wait, 1,654 and 799 with it (fewer loads in flight wait less in DRAM's queues),
+//   and ncu's occupancy, 0.707, comes out 0.816 without and 0.685 with.
 // - The hit latency is the preset's whole SM-to-SM round trip; a miss returns after the DRAM
 //   model's latency, also a whole round trip (latency.csv measures both end to end).
 //
