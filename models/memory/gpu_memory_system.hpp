@@ -329,7 +329,10 @@ class GpuMemorySystem final : public MemorySystem {
   }
 
   // The constant cache broadcasts one address per pass; distinct addresses serialise. Constants
-  // are assumed resident (kernels read a few parameters), at the L1's hit latency.
+  // are resident, at the L1's hit latency: so are kernel parameters on the H100 (a store to a
+  // parameter's address adds 16 ns to an empty kernel, h100-measured/launch_path_*.csv), and the
+  // traces mark no other bank; a program's own __constant__ arrays miss to L2 at a launch's first
+  // read (+144 ns, +336 after ncu's flush), which is not modelled.
   MemoryAccessResult constant(const Instruction& inst, sim::Cycle now, MemoryCounters& counters) const;
 
   void register_stats(sim::StatsRegistry& stats);

@@ -20,7 +20,9 @@
 // feeds the next address, so the loads form one dependent chain.
 // RECORDS gets rows "launch,smid,t_param,t_load1,t_load2,t_load3,t_store,g_start" (cycles from
 // the thread's first clock); stdout gets a "#case" marker before each launch (probe_common.cuh),
-// which pairs it with its ncu row when the program runs under ncu.
+// which pairs it with its ncu row when the program runs under ncu. Then the pieces of a launch,
+// each a kernel of its own, 20 launches each: nothing, one store, one constant read, both (their
+// times under ncu against each other: what a store at the end and a constant at the start add).
 #include <cstdint>
 
 #include "probe_common.cuh"
@@ -70,6 +72,15 @@ __global__ void launch_path(const unsigned* a, size_t line1, size_t line2, size_
   rec[launch] = Record{t1 - t0, t2 - t0, t3 - t0, t4 - t0, t5 - t0, g0, probe::smid(), 0};
 }
 
+// The pieces of a launch's time, one kernel each (one thread of one block): nothing; one store;
+// one constant read (its value kept by a store only if it were nonzero, which it never is); both.
+__global__ void nothing() {}
+__global__ void one_store(unsigned* sink) { sink[0] = 1; }
+__global__ void one_constant(unsigned* sink) {
+  if (c_words[unsigned(clock64() >> 62)] == 1u) sink[0] = 2;
+}
+__global__ void constant_then_store(unsigned* sink) { sink[0] = c_words[unsigned(clock64() >> 62)] + 3; }
+
 __global__ void read_all(const uint4* p, size_t n, unsigned* sink) {
   uint4 acc{0, 0, 0, 0};
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
@@ -105,6 +116,15 @@ int main(int argc, char** argv) {
     const size_t line3 = (size_t(2 * k + 3) * kPageWords) / kLineWords + 8 * size_t(k);
     probe::run_case(probe::Mode{true, 1}, "launch_path", probe::params("launch=%lld", k + 1),
                     [&] { launch_path<<<1, 32>>>(a, line1, line2, line3, sink, rec, k); });
+  }
+  // The pieces, kLaunches launches each, after the chain so that they do not disturb it.
+  for (int k = 0; k < kLaunches; ++k) {
+    const std::string ps = probe::params("launch=%lld", k + 1);
+    const probe::Mode once{true, 1};
+    probe::run_case(once, "nothing", ps, [&] { nothing<<<1, 1>>>(); });
+    probe::run_case(once, "one_store", ps, [&] { one_store<<<1, 1>>>(sink + 64); });
+    probe::run_case(once, "one_constant", ps, [&] { one_constant<<<1, 1>>>(sink + 64); });
+    probe::run_case(once, "constant_then_store", ps, [&] { constant_then_store<<<1, 1>>>(sink + 64); });
   }
   Record h[kLaunches];
   CK(cudaMemcpy(h, rec, sizeof h, cudaMemcpyDeviceToHost));
