@@ -1,4 +1,5 @@
 #include "models/arch.hpp"
+#include "models/core/issue_policies.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -79,8 +80,8 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.schedulers = u32("sm.schedulers");
   a.dispatch_per_scheduler = u32("sm.dispatch_per_scheduler");
   a.max_warps_per_scheduler = u32("sm.max_warps_per_scheduler");
-  a.scheduler_policy = c.get_string("sm.scheduler_policy") == "gto" ? SchedulerPolicy::GreedyThenOldest
-                                                                     : SchedulerPolicy::LooseRoundRobin;
+  // The parameter's choices are the table's names, so the config has refused any other already.
+  a.scheduler_policy = IssuePolicies::index_of(c.get_string("sm.scheduler_policy")).value();
   a.fp64_blocks_dual_issue = c.get_bool("sm.fp64_blocks_dual_issue");
   a.units_per_scheduler = c.get_bool("sm.units_per_scheduler");
 

@@ -12,8 +12,6 @@
 
 namespace warpsim::models {
 
-enum class SchedulerPolicy { LooseRoundRobin, GreedyThenOldest };
-
 struct UnitRates {
   // Lanes per SM of each execution-unit class; a warp instruction needs 32 lane-slots, so
   // 192 FP32 lanes issue 6 warp instructions per cycle (SPEC S2.5) and 16 SFU lanes one every
@@ -38,7 +36,7 @@ struct Arch {
 
   // Issue (S1.4, S2.3-S2.6).
   std::uint32_t schedulers = 0, dispatch_per_scheduler = 0, max_warps_per_scheduler = 0;
-  SchedulerPolicy scheduler_policy = SchedulerPolicy::LooseRoundRobin;
+  std::uint32_t scheduler_policy = 0;  // its position in IssuePolicies (models/core/issue_policies.hpp)
   bool fp64_blocks_dual_issue = false;  // S2.4: the source author's belief, on for Kepler
   bool units_per_scheduler = false;     // Hopper: each sub-partition owns its units
   UnitRates units;

@@ -1,5 +1,6 @@
 // The parameter table of an architecture preset: every key a preset file must give.
 #include "models/arch.hpp"
+#include "models/core/issue_policies.hpp"
 
 namespace warpsim::models {
 namespace {
@@ -51,7 +52,7 @@ std::vector<ParamSpec> build() {
       integer("sm.schedulers", "schedulers", "warp schedulers per SM (S1.4)", 1, 16),
       integer("sm.dispatch_per_scheduler", "instructions", "dispatch units per scheduler: 2 allows dual issue (S2.3)", 1, 2),
       integer("sm.max_warps_per_scheduler", "warps", "warps one scheduler holds (S1.4)", 1),
-      choice("sm.scheduler_policy", {"lrr", "gto"}, "lrr: fair rotation every cycle (S2.6); gto: greedy-then-oldest"),
+      choice("sm.scheduler_policy", IssuePolicies::names(), IssuePolicies::summary()),
       flag("sm.fp64_blocks_dual_issue", "a DP instruction cannot share its cycle with another of its warp (S2.4)"),
       flag("sm.units_per_scheduler", "execution units belong to one scheduler's sub-partition instead of the SM"),
 

@@ -35,6 +35,10 @@ TEST_CASE("run reports bad input with exit 2 and names it", "[cli][run]") {
   auto set = run_warpsim("run --arch hopper-h100 --kernel readOffset --set gpu.sms=0");
   CHECK(set.exit_code == 2);
   CHECK(set.err.find("gpu.sms") != std::string::npos);
+  auto policy = run_warpsim("run --arch hopper-h100 --kernel readOffset --set sm.scheduler_policy=two-level");
+  CHECK(policy.exit_code == 2);
+  CHECK(policy.err.find("sm.scheduler_policy") != std::string::npos);
+  CHECK(policy.err.find("expected one of lrr, gto") != std::string::npos);
   auto trace = run_warpsim("run --arch hopper-h100 --trace /nonexistent/kernelslist.g");
   CHECK(trace.exit_code == 2);
   // Negative counts and ids: Program_options alone read "-1" as 2^64 - 1 and ran with that.
