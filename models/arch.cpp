@@ -1,5 +1,6 @@
 #include "models/arch.hpp"
 #include "models/core/issue_policies.hpp"
+#include "models/memory/replacement_policies.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -113,6 +114,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.l1_line_bytes = u32("l1.line_bytes");
   a.l1_sector_bytes = u32("l1.sector_bytes");
   a.l1_ways = u32("l1.ways");
+  a.l1_replacement = memory::ReplacementPolicies::index_of(c.get_string("l1.replacement")).value();
   a.l1_hit_latency = u32("l1.hit_latency");
   a.l1_caches_global = c.get_bool("l1.caches_global");
   a.l1_stores_allocate = c.get_bool("l1.stores_allocate");
@@ -122,6 +124,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.l2_line_bytes = u32("l2.line_bytes");
   a.l2_sector_bytes = u32("l2.sector_bytes");
   a.l2_ways = u32("l2.ways");
+  a.l2_replacement = memory::ReplacementPolicies::index_of(c.get_string("l2.replacement")).value();
   a.l2_slices = u32("l2.slices");
   a.l2_hit_latency = u32("l2.hit_latency");
   a.l2_bytes_per_cycle_per_slice = u32("l2.bytes_per_cycle_per_slice");

@@ -59,12 +59,14 @@ struct Arch {
   // L1 / read-only / L2 / DRAM.
   std::uint64_t l1_bytes = 0;
   std::uint32_t l1_line_bytes = 0, l1_sector_bytes = 0, l1_ways = 0, l1_hit_latency = 0;
+  std::uint32_t l1_replacement = 0;  // L1 and read-only cache: position in ReplacementPolicies
   bool l1_caches_global = false;  // S3.5: Fermi and Hopper yes, Kepler no
   bool l1_stores_allocate = false;  // Hopper: stores allocate L1 lines (memory_system.cpp); else S3.4
   std::uint64_t readonly_bytes = 0;
   std::uint32_t readonly_line_bytes = 0;
   std::uint64_t l2_bytes = 0;
   std::uint32_t l2_line_bytes = 0, l2_sector_bytes = 0, l2_ways = 0, l2_slices = 0;
+  std::uint32_t l2_replacement = 0;  // position in ReplacementPolicies (models/memory/replacement_policies.hpp)
   std::uint32_t l2_hit_latency = 0, l2_bytes_per_cycle_per_slice = 0;
   std::uint32_t l2_partitions = 1, l2_far_latency = 0;
   std::uint64_t l2_clock_khz = 0;

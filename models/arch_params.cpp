@@ -1,6 +1,7 @@
 // The parameter table of an architecture preset: every key a preset file must give.
 #include "models/arch.hpp"
 #include "models/core/issue_policies.hpp"
+#include "models/memory/replacement_policies.hpp"
 
 namespace warpsim::models {
 namespace {
@@ -98,6 +99,8 @@ std::vector<ParamSpec> build() {
       integer("l1.sector_bytes", "bytes", "L1 sector size (Hopper: 4 sectors per line)", 32, 1024),
       integer("l1.ways", "ways", "L1 associativity", 1, 1024),
       integer("l1.hit_latency", "cycles", "L1 hit latency", 1, 10000),
+      choice("l1.replacement", memory::ReplacementPolicies::names(),
+             "replacement in the L1 and the read-only cache: " + memory::ReplacementPolicies::summary()),
       flag("l1.caches_global", "global loads are cached in L1 (S3.5: Fermi yes, Kepler no)"),
       flag("l1.stores_allocate",
            "global stores write through and allocate their line in L1 without fetching it (Volta and later); "
@@ -110,6 +113,8 @@ std::vector<ParamSpec> build() {
       integer("l2.ways", "ways", "L2 associativity", 1, 1024),
       integer("l2.slices", "slices", "L2 slices the address space is interleaved over", 1, 1024),
       integer("l2.hit_latency", "cycles", "L2 hit latency seen by an SM", 1, 10000),
+      choice("l2.replacement", memory::ReplacementPolicies::names(),
+             "replacement in each L2 set: " + memory::ReplacementPolicies::summary()),
       integer("l2.bytes_per_cycle_per_slice", "bytes/cycle", "L2 slice bandwidth", 1, 4096),
       integer("l2.clock_khz", "kHz", "clock of the L2 slices (their lookup rate counts in its cycles)", 1000, 1e8),
       integer("l2.lookups_per_cycle", "sectors", "tag lookups a slice makes per L2 cycle", 1, 1024),

@@ -43,11 +43,12 @@ class GpuMemorySystem final : public MemorySystem {
         l2_(arch, dram_, stats),
         policy_(arch, seed),
         sectored_l1_(arch.l1_sector_bytes < arch.l1_line_bytes) {
-    const memory::SectorCacheGeometry l1{arch.l1_bytes, arch.l1_line_bytes, arch.l1_sector_bytes, arch.l1_ways};
-    // The read-only cache is a 32-byte-line cache (S3.6); the preset gives no associativity, we
-    // assume the L1's.
+    const memory::SectorCacheGeometry l1{arch.l1_bytes, arch.l1_line_bytes, arch.l1_sector_bytes, arch.l1_ways,
+                                         arch.l1_replacement};
+    // The read-only cache is a 32-byte-line cache (S3.6); the preset gives no associativity or
+    // replacement, we assume the L1's.
     const memory::SectorCacheGeometry ro{arch.readonly_bytes, arch.readonly_line_bytes, arch.readonly_line_bytes,
-                                         arch.l1_ways};
+                                         arch.l1_ways, arch.l1_replacement};
     l1_.reserve(arch.sms);
     readonly_.reserve(arch.sms);
     for (std::uint32_t sm = 0; sm < arch.sms; ++sm) {
