@@ -1,5 +1,6 @@
 #include "models/arch.hpp"
 #include "models/core/issue_policies.hpp"
+#include "models/memory/dram_models.hpp"
 #include "models/memory/replacement_policies.hpp"
 
 #include <algorithm>
@@ -139,6 +140,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.l2_persistence = c.get_bool("l2.persistence");
   a.l2_persist_max_bytes = u64("l2.persist_max_bytes");
   a.l2_max_window_bytes = u64("l2.max_window_bytes");
+  a.dram_model = memory::DramModels::index_of(c.get_string("dram.model")).value();
   a.dram_bus_width_bits = u32("dram.bus_width_bits");
   a.dram_data_rate_mtps = u32("dram.data_rate_mtps");
   a.dram_latency_min = u32("dram.latency_min");

@@ -78,6 +78,7 @@ struct Arch {
   bool l2_persistence = false;
   std::uint64_t l2_persist_max_bytes = 0, l2_max_window_bytes = 0;
   std::uint32_t dram_bus_width_bits = 0, dram_data_rate_mtps = 0;
+  std::uint32_t dram_model = 0;  // its position in DramModels (models/memory/dram_models.hpp)
   std::uint32_t dram_latency_min = 0, dram_latency_max = 0, dram_channels = 0, dram_banks = 0;
   std::uint32_t dram_refresh_interval_ns = 0, dram_refresh_ns = 0, dram_turnaround_ns = 0, dram_write_batch = 1;
 

@@ -1,6 +1,7 @@
 // The parameter table of an architecture preset: every key a preset file must give.
 #include "models/arch.hpp"
 #include "models/core/issue_policies.hpp"
+#include "models/memory/dram_models.hpp"
 #include "models/memory/replacement_policies.hpp"
 
 namespace warpsim::models {
@@ -136,6 +137,7 @@ std::vector<ParamSpec> build() {
       flag("l2.persistence", "CUDA L2 persistence controls are available (S4, cc >= 8.0)"),
       integer("l2.persist_max_bytes", "bytes", "persistingL2CacheMaxSize: largest set-aside (S4.1, S4.7)", 0),
       integer("l2.max_window_bytes", "bytes", "accessPolicyMaxWindowSize (S4.2, S4.7)", 0),
+      choice("dram.model", memory::DramModels::names(), memory::DramModels::summary()),
       integer("dram.bus_width_bits", "bits", "memory bus width", 8, 65536),
       integer("dram.data_rate_mtps", "MT/s", "transfers per second per pin", 1, 100000),
       integer("dram.latency_min", "cycles", "DRAM access latency, unloaded, lowest (S2.7)", 1, 100000),

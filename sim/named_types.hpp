@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace warpsim::sim {
@@ -34,17 +35,18 @@ struct NamedTypes {
       s += (i ? "; " : "") + std::string(kNames[i]) + ": " + std::string(kDescriptions[i]);
     return s;
   }
-  // Calls `f(Type{})` for the type at `index` (< kCount) and returns what it returns.
+  // Calls `f(std::type_identity<Type>{})` for the type at `index` (< kCount) and returns what it
+  // returns: `[]<class T>(std::type_identity<T>) { ... }` (a type need not be constructible).
   template <class F>
   static auto visit(std::uint32_t index, F&& f) {
-    using Result = decltype(f(std::tuple_element_t<0, std::tuple<Types...>>{}));
+    using Result = decltype(f(std::type_identity<std::tuple_element_t<0, std::tuple<Types...>>>{}));
     if constexpr (std::is_void_v<Result>) {
       std::uint32_t i = 0;
-      (void)((i++ == index ? (f(Types{}), true) : false) || ...);
+      (void)((i++ == index ? (f(std::type_identity<Types>{}), true) : false) || ...);
     } else {
       Result result{};
       std::uint32_t i = 0;
-      (void)((i++ == index ? (result = f(Types{}), true) : false) || ...);
+      (void)((i++ == index ? (result = f(std::type_identity<Types>{}), true) : false) || ...);
       return result;
     }
   }

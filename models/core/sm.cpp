@@ -134,7 +134,7 @@ SchedulerState Sm::operand_stall(std::uint32_t s, const Earliest& c) const {
 }
 
 Sm::IssueDue Sm::issue_due_for(std::uint32_t policy) {
-  return IssuePolicies::visit(policy, []<class Policy>(Policy) -> IssueDue { return &Sm::issue_due<Policy>; });
+  return IssuePolicies::visit(policy, []<class Policy>(std::type_identity<Policy>) -> IssueDue { return &Sm::issue_due<Policy>; });
 }
 
 template <IssuePolicy Policy>

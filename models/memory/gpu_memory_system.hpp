@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "models/memory/coalescer.hpp"
-#include "models/memory/dram_channel.hpp"
+#include "models/memory/dram_models.hpp"
 #include "models/memory/l2_cache.hpp"
 #include "models/memory/memory_system.hpp"
 #include "models/memory/persistence_policy.hpp"
@@ -39,8 +39,8 @@ class GpuMemorySystem final : public MemorySystem {
  public:
   GpuMemorySystem(const Arch& arch, sim::StatsRegistry& stats, std::uint64_t seed)
       : arch_(arch),
-        dram_(arch, seed),
-        l2_(arch, dram_, stats),
+        dram_(memory::make_dram(arch, seed)),
+        l2_(arch, *dram_, stats),
         policy_(arch, seed),
         sectored_l1_(arch.l1_sector_bytes < arch.l1_line_bytes) {
     const memory::SectorCacheGeometry l1{arch.l1_bytes, arch.l1_line_bytes, arch.l1_sector_bytes, arch.l1_ways,
@@ -124,8 +124,8 @@ class GpuMemorySystem final : public MemorySystem {
   const MemoryCounters& counters() const override {
     counters_.l2_sector_hits = l2_.sector_hits();
     counters_.l2_sector_lookups = l2_.sector_lookups();
-    counters_.dram_read_bytes = dram_.bytes_read();
-    counters_.dram_write_bytes = dram_.bytes_written();
+    counters_.dram_read_bytes = dram_->bytes_read();
+    counters_.dram_write_bytes = dram_->bytes_written();
     return counters_;
   }
   void reset_persisting() override { l2_.reset_persisting(); }
@@ -138,7 +138,7 @@ class GpuMemorySystem final : public MemorySystem {
     for (auto& ro : readonly_) ro.invalidate_all();
     l2_.flush(now);
     l2_.invalidate(0, ~std::uint64_t{0});
-    return std::max(now, dram_.quiet_at());
+    return std::max(now, dram_->quiet_at());
   }
 
  private:
@@ -328,7 +328,7 @@ class GpuMemorySystem final : public MemorySystem {
   static constexpr std::uint32_t kNoWindow = 0xffffffffu;  // local memory: never in a window
 
   Arch arch_;
-  memory::DramSystem dram_;
+  std::unique_ptr<memory::DramModel> dram_;  // the preset's dram.model
   memory::L2Cache l2_;
   memory::PersistencePolicy policy_;
   bool sectored_l1_;

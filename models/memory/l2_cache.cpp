@@ -23,7 +23,7 @@ std::uint32_t popcount(std::uint32_t bits) { return static_cast<std::uint32_t>(_
 
 }  // namespace
 
-L2Cache::L2Cache(const Arch& arch, DramSystem& dram, sim::StatsRegistry& stats)
+L2Cache::L2Cache(const Arch& arch, DramModel& dram, sim::StatsRegistry& stats)
     : dram_(dram),
       cache_(l2_geometry(arch)),
       slices_(std::max<std::uint32_t>(1, arch.l2_slices)),

@@ -20,8 +20,8 @@ void GpuMemorySystem::register_stats(sim::StatsRegistry& stats) {
   stats.add("gpu.l1.sector_lookups", c.l1_sector_lookups, "sectors", "L1 / read-only cache sector lookups");
   stats.add("gpu.l2.sector_hits", l2_.sector_hits_counter(), "sectors", "L2 sector lookups that hit");
   stats.add("gpu.l2.sector_lookups", l2_.sector_lookups_counter(), "sectors", "L2 sector lookups");
-  stats.add("gpu.dram.read_bytes", dram_.bytes_read_counter(), "bytes", "bytes read from DRAM");
-  stats.add("gpu.dram.write_bytes", dram_.bytes_written_counter(), "bytes", "bytes written to DRAM");
+  stats.add("gpu.dram.read_bytes", dram_->bytes_read_counter(), "bytes", "bytes read from DRAM");
+  stats.add("gpu.dram.write_bytes", dram_->bytes_written_counter(), "bytes", "bytes written to DRAM");
   stats.add("gpu.mem.shared_requests", c.shared_requests, "requests", "shared-memory warp instructions");
   stats.add("gpu.mem.shared_bank_conflicts", c.shared_bank_conflicts, "wavefronts",
             "extra shared-memory passes caused by bank conflicts (S3.10)");

@@ -129,7 +129,7 @@ class SectorCache {
   void install(const Line& line, std::uint64_t line_number, LineClass cls) {
     *line.tag = stored_tag(line_number);
     if (!installed_) installed_ = true;  // read, not written, once set: the hot path's line stays clean
-    *line.meta = pack(ReplacementPolicies::visit(replacement_, [&](auto p) { return p.inserted(clock_); }), cls, 0, 0);
+    *line.meta = pack(ReplacementPolicies::visit(replacement_, [&]<class P>(std::type_identity<P>) { return P::inserted(clock_); }), cls, 0, 0);
   }
   void invalidate(const Line& line) {
     *line.tag = kInvalidStored;
@@ -137,7 +137,7 @@ class SectorCache {
   }
   void invalidate_all();
   void touch(const Line& line) {
-    *line.meta = (*line.meta & ~kRankMask) | ReplacementPolicies::visit(replacement_, [&](auto p) { return p.hit(clock_); });
+    *line.meta = (*line.meta & ~kRankMask) | ReplacementPolicies::visit(replacement_, [&]<class P>(std::type_identity<P>) { return P::hit(clock_); });
   }
 
   bool valid(const Line& line) const { return *line.tag != kInvalidStored; }

@@ -65,5 +65,5 @@ TEST_CASE("the policy table names each policy once, in the order sm.scheduler_po
   CHECK(IssuePolicies::index_of("lrr") == 0u);
   CHECK(IssuePolicies::index_of("gto") == 1u);
   CHECK_FALSE(IssuePolicies::index_of("two-level").has_value());
-  CHECK(IssuePolicies::visit(1, [](auto p) { return p.kName; }) == "gto");
+  CHECK(IssuePolicies::visit(1, []<class P>(std::type_identity<P>) { return P::kName; }) == "gto");
 }

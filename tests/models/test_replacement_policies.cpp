@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "models/arch.hpp"
-#include "models/memory/dram_channel.hpp"
+#include "models/memory/banked_dram.hpp"
 #include "models/memory/l2_cache.hpp"
 #include "models/memory/sector_cache.hpp"
 #include "models/simulate.hpp"
@@ -84,7 +84,7 @@ TEST_CASE("l2.replacement reaches the L2 of every preset", "[models][memory][l2]
       arch.l2_slices = 1;
       arch.l2_partitions = 1;
       sim::StatsRegistry stats;
-      DramSystem dram{arch, 7};
+      BankedDram dram{arch, 7};
       L2Cache l2{arch, dram, stats};
       std::uint32_t hits = 0;
       sim::Cycle now = 0;
