@@ -55,8 +55,8 @@ void Sm::set_state(std::uint32_t s, SchedulerState state, sim::Cycle now) {
     } else if (in.active_mask != 0) {
       r = memory_.access(id_, w.kernel_slot, in, now);
     }
-    unit.consume(r.issue_cycles);
-    counters_.pipe_slots[static_cast<int>(in.unit)] += r.issue_cycles;
+    unit.consume(r.passes);
+    counters_.pipe_slots[static_cast<int>(in.unit)] += r.passes;
     w.scoreboard.write(in, r.ready, true);
     Block& block = blocks_[w.block_slot];
     block.last_memory_ready = std::max(block.last_memory_ready, r.ready);

@@ -156,17 +156,18 @@ class GpuMemorySystem final : public MemorySystem {
 
   // The LD/ST path through L1 handles one 128-byte line per cycle: an instruction touching N
   // lines occupies it N cycles (S3.1: N-1 replays). Returns the cycle the first line is looked up.
-  sim::Cycle occupy_l1(std::uint32_t sm, sim::Cycle now, std::uint32_t wavefronts) {
+  // The L1 counter keeps ncu's word for a pass, a wavefront.
+  sim::Cycle occupy_l1(std::uint32_t sm, sim::Cycle now, std::uint32_t passes) {
     const sim::Cycle start = std::max(now, l1_free_[sm]);
-    l1_free_[sm] = start + wavefronts;
-    counters_.l1_wavefronts += wavefronts;
+    l1_free_[sm] = start + passes;
+    counters_.l1_wavefronts += passes;
     return start;
   }
 
-  MemoryAccessResult finish(sim::Cycle ready, std::uint32_t wavefronts) {
-    const std::uint32_t issue = std::max<std::uint32_t>(1, wavefronts);
-    counters_.replays += issue - 1;
-    return {ready, issue};
+  MemoryAccessResult finish(sim::Cycle ready, std::uint32_t passes) {
+    const std::uint32_t at_least_one = std::max<std::uint32_t>(1, passes);
+    counters_.replays += at_least_one - 1;
+    return {ready, at_least_one};
   }
 
   L2Hint property(std::uint32_t kernel_slot, std::uint64_t address) const {
