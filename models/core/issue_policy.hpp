@@ -21,7 +21,9 @@
 //   - reports every eligible warp it passed over because its unit was full (unit_busy and
 //     unit_free), so the SM can wake it when the unit has room again.
 // A policy that cannot promise both sets kSleepsAfterLoneIssue = false: after every issue its
-// scheduler looks again the next cycle, which is always right and only slower.
+// scheduler looks again the next cycle, which is always right and only slower. The issues are
+// the same either way; the stall reason of the cycles until the next issue is taken once, at the
+// issue, instead of at each look, so the stall breakdown may differ a little (GTO: see its header).
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
