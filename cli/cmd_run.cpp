@@ -10,13 +10,15 @@
 #include "models/simulate.hpp"
 #include "sim/errors.hpp"
 #include "sim/stats_writers.hpp"
+#include "sim/window_workers.hpp"
 
 namespace warpsim::cli {
 namespace {
 
 constexpr const char* kUsage =
     "run --arch ARCH (--kernel KERNEL [-p key=value]... | --trace PATH) [--launches LIST] [--ncu "
-    "[--cache-control all|none]] [--sample] [--set key=value]... [--seed N] [--timeline FILE] [--stats] [--json | --all] | run --metrics";
+    "[--cache-control all|none]] [--sample] [--set key=value]... [--seed N] [--timeline FILE] [-j N] [--stats] [--json | --all] "
+    "| run --metrics";
 
 constexpr const char* kMeasurementHelp = R"(
 Measurement. By default a run is the application's view: launches of one stream follow each
@@ -135,7 +137,9 @@ int cmd_run(const Args& args) {
       "sampled simulation: skip the steady middle of large grids and repeated launches, with the error stated "
       "(docs/sampling.md)")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a preset parameter key=value")(
-      "seed", po::value<std::string>()->default_value("1"), "random seed")("json", po::bool_switch(),
+      "seed", po::value<std::string>()->default_value("1"), "random seed")(
+      "jobs,j", po::value<int>()->default_value(0),
+      "host threads that tick the SMs (default 0: all cores); the results are the same for any count")("json", po::bool_switch(),
                                                                             "print one JSON object")(
       "all", po::bool_switch(), "after the summary, print every metric")(
       "stats", po::bool_switch(),
@@ -168,6 +172,9 @@ int cmd_run(const Args& args) {
       throw sim::InputError("--launches", "empty list; give launch numbers such as 3,5-9");
   }
   request.seed = unsigned_option(vm, "seed");
+  const int jobs = vm["jobs"].as<int>();
+  if (jobs < 0 || jobs > 4096) throw sim::InputError("-j", "must be 0 (all cores) to 4096");
+  request.threads = jobs > 0 ? jobs : sim::available_cores();
   if (vm.count("timeline")) request.timeline = vm["timeline"].as<std::string>();
   request.ncu = vm["ncu"].as<bool>();
   request.sample = vm["sample"].as<bool>();

@@ -23,6 +23,9 @@ struct RunRequest {
   // Ticks every SM cycle by cycle rather than a window at a time (models/core/gpu.hpp): slower,
   // the same results; for checking the windows.
   bool lockstep = false;
+  // Host threads that tick the SMs (run -j): 1 ticks them on the calling thread alone; more tick
+  // the SMs of each window at once (models/core/gpu.hpp). The results are the same for any count.
+  int threads = 1;
   // --launches: which launches to simulate, by 1-based position in the workload's launch order
   // ("3,5-9"); empty: all. Copies are all kept.
   std::string launches{};

@@ -56,7 +56,12 @@ class ClockedComponent : public Component, public EventHandler {
 
   // The present: the edge being ticked if a tick group is ticking (its window runs members
   // ahead of the engine's clock), else the engine's time.
-  Time now() const { return group_ != nullptr && group_->ticking() ? group_->tick_time() : engine_.now(); }
+  // While members of the group tick at once (TickGroup::tick_at_once), each one's present is the
+  // edge it ticks, which begin_tick recorded.
+  Time now() const {
+    if (group_ == nullptr || !group_->ticking()) return engine_.now();
+    return group_->deferring() ? last_tick_ : group_->tick_time();
+  }
 
   void wake_at_time(Time t) {
     Time edge = clock_.edge_at_or_after(std::max(t, now()));

@@ -30,7 +30,7 @@ void Engine::run(Time until) {
     now_ = std::max(now_, e.time);
     e.handler->on_event(e.time, e.payload);
     ++events_processed_;
-    if (events_processed_ % kWatchdogStride == 0 && now_ - last_progress_ > deadlock_after_ &&
+    if (events_processed_ % kWatchdogStride == 0 && now_ - last_progress_.load(std::memory_order_relaxed) > deadlock_after_ &&
         any_pending_work())
       report_deadlock("no progress");
   }
@@ -40,12 +40,12 @@ void Engine::run(Time until) {
 void Engine::advance_idle(Time t) {
   if (!queue_.empty()) throw std::logic_error("Engine::advance_idle with events pending");
   now_ = std::max(now_, t);
-  last_progress_ = now_;  // waiting is not a deadlock
+  last_progress_.store(now_, std::memory_order_relaxed);  // waiting is not a deadlock
 }
 
 void Engine::report_deadlock(const char* why) const {
   std::ostringstream msg;
-  msg << "deadlock at t=" << now_ << " ps (" << why << " since t=" << last_progress_
+  msg << "deadlock at t=" << now_ << " ps (" << why << " since t=" << last_progress_.load(std::memory_order_relaxed)
       << " ps); stuck:";
   for (const Component* c : watched_) {
     if (!c->has_pending_work()) continue;

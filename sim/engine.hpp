@@ -2,6 +2,7 @@
 // The discrete-event engine: advances time from event to event and runs each event's handler.
 // It knows nothing of GPUs. Components register so that the deadlock detector can name them.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -24,8 +25,14 @@ class Engine {
   void schedule_in(Time delay, EventHandler& handler, std::uint64_t payload = 0) {
     schedule(now_ + delay, handler, payload);
   }
-  // Called by models whenever they do useful work (issue, retire, answer a request).
-  void note_progress() { last_progress_ = now_; }
+  // Called by models whenever they do useful work (issue, retire, answer a request). Safe from
+  // the threads that tick a TickGroup's members at once (sim/window_workers.hpp): they all store
+  // the same instant (now_ stays put while a window is ticked), relaxed atomic operations are
+  // plain loads and stores on the host, and storing only what changes keeps the host cache line
+  // shared among those threads instead of moving it from core to core at every tick.
+  void note_progress() {
+    if (last_progress_.load(std::memory_order_relaxed) != now_) last_progress_.store(now_, std::memory_order_relaxed);
+  }
   // A handler whose one event stands for several instants (a TickGroup's window) says how far
   // it got: the clock moves there, so what runs after it sees the time of the last instant
   // handled. No other handler may have an event before `t` that is not already past.
@@ -48,7 +55,7 @@ class Engine {
 
   EventQueue queue_;
   Time now_ = 0;
-  Time last_progress_ = 0;
+  alignas(64) std::atomic<Time> last_progress_{0};  // a host line of its own (note_progress)
   Time deadlock_after_;
   std::uint64_t events_processed_ = 0;
   std::vector<const Component*> watched_;

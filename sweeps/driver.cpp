@@ -120,13 +120,15 @@ DriverOutcome run_points(const std::vector<Point>& points, const PointRunner& ru
   });
 
   auto should_stop = [&] { return collector_failed.load() || (options.stop && options.stop->load()); };
-  // No more workers than points: a thread per idle worker is only cost.
-  const int jobs = static_cast<int>(
-      std::min<std::size_t>(options.jobs > 0 ? options.jobs : default_jobs(), std::max<std::size_t>(1, todo.size())));
+  // No more workers than points: a thread per idle worker is only cost. The cores go to points
+  // first; what is left is split among the runs, each ticking its SMs on its share (run -j).
+  const int cores = options.jobs > 0 ? options.jobs : default_jobs();
+  const int jobs = static_cast<int>(std::min<std::size_t>(cores, std::max<std::size_t>(1, todo.size())));
+  const int threads_per_run = std::max(1, cores / jobs);
   // -j above the core count is honoured (e.g. points that wait on I/O, or testing -j 4 on 2 cores):
   // TBB's default worker limit is the core count, so raise it for this sweep.
   tbb::global_control workers(tbb::global_control::max_allowed_parallelism,
-                              static_cast<std::size_t>(std::max(jobs, tbb::this_task_arena::max_concurrency())));
+                              static_cast<std::size_t>(std::max(cores, tbb::this_task_arena::max_concurrency())));
   tbb::task_arena arena(jobs);
   arena.execute([&] {
     // One task per point: points take milliseconds to minutes, so balance matters more than overhead.
@@ -135,7 +137,9 @@ DriverOutcome run_points(const std::vector<Point>& points, const PointRunner& ru
         [&](const tbb::blocked_range<std::size_t>& range) {
           for (std::size_t i = range.begin(); i != range.end(); ++i) {
             if (should_stop()) return;
-            queue.push(run_point(todo[i]->index, todo[i]->request, runner));
+            models::RunRequest request = todo[i]->request;
+            request.threads = threads_per_run;
+            queue.push(run_point(todo[i]->index, request, runner));
           }
         },
         tbb::simple_partitioner());

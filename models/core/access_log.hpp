@@ -1,7 +1,8 @@
 #pragma once
 // The memory accesses SMs make during one window of their tick group (gpu.cpp). Each SM ticks
-// through a whole window before the next one starts, so an access to what the SMs share (L2,
-// DRAM: MemorySystem::shared_state) cannot go to the memory system when it issues: a later SM's
+// through a whole window before the next one starts (or at the same time as the others, on
+// several host threads), so an access to what the SMs share (L2, DRAM:
+// MemorySystem::shared_state) cannot go to the memory system when it issues: a later SM's
 // earlier access would reach it after. They wait here and go when the window closes, in the
 // order a cycle-by-cycle run gives them: by cycle, then by SM (the SMs tick in id order), then
 // in issue order within the SM's cycle. The answers go back to the SMs then (Sm::answer); the
@@ -42,37 +43,44 @@ struct DeferredAccess {
   }
 };
 
-class AccessLog {
+// One SM's accesses of a window, in issue order (so by cycle: the SM ticks in cycle order). Each
+// SM has its own, so SMs that tick at once on different host threads never share one; the
+// window's accesses go to the memory system in the order put_in_order() gives.
+class alignas(64) AccessLog {  // a host line each: SMs on different threads add to theirs
  public:
-  // An access issued at `issued`, inside the window that began at `window_begin`, after every
-  // access added before it.
-  DeferredAccess& add(sim::Cycle window_begin, sim::Cycle issued) {
-    if (size_ == 0) begin_ = window_begin;
-    const std::size_t at = static_cast<std::size_t>(issued - begin_);
-    if (at >= by_cycle_.size()) by_cycle_.resize(at + 1);
-    std::vector<DeferredAccess>& bucket = by_cycle_[at];
-    bucket.emplace_back();
-    ++size_;
-    DeferredAccess& a = bucket.back();
+  // An access issued at `issued` (inside the window being ticked), after every access added
+  // before it.
+  DeferredAccess& add(sim::Cycle issued) {
+    accesses_.emplace_back();
+    DeferredAccess& a = accesses_.back();
     a.issued = issued;
     return a;
   }
-  std::size_t size() const { return size_; }
-  // Calls f(DeferredAccess&) for every access, in the memory system's order.
-  template <class F>
-  void for_each(F f) {
-    for (std::vector<DeferredAccess>& bucket : by_cycle_)
-      for (DeferredAccess& a : bucket) f(a);
-  }
-  void clear() {
-    for (std::vector<DeferredAccess>& bucket : by_cycle_) bucket.clear();
-    size_ = 0;
-  }
+  std::size_t size() const { return accesses_.size(); }
+  bool empty() const { return accesses_.empty(); }
+  DeferredAccess* begin() { return accesses_.data(); }
+  DeferredAccess* end() { return accesses_.data() + accesses_.size(); }
+  void clear() { accesses_.clear(); }
 
  private:
-  sim::Cycle begin_ = 0;
-  std::size_t size_ = 0;
-  std::vector<std::vector<DeferredAccess>> by_cycle_;  // [issued - begin]: in order of addition
+  std::vector<DeferredAccess> accesses_;
 };
+
+// The accesses of `logs` (the SMs' logs in SM id order) of the window [begin, begin + window)
+// in the order a cycle-by-cycle run makes them: by cycle, then by SM, then in issue order. A
+// counting sort by cycle, stable, over the logs taken in SM order. `counts` is scratch.
+inline void put_in_order(std::vector<AccessLog>& logs, sim::Cycle begin, sim::Cycle window,
+                         std::vector<std::size_t>& counts, std::vector<DeferredAccess*>& out) {
+  counts.assign(static_cast<std::size_t>(window) + 1, 0);
+  std::size_t total = 0;
+  for (AccessLog& log : logs) {
+    total += log.size();
+    for (const DeferredAccess& a : log) ++counts[static_cast<std::size_t>(a.issued - begin) + 1];
+  }
+  for (std::size_t c = 1; c < counts.size(); ++c) counts[c] += counts[c - 1];  // where each cycle starts
+  out.resize(total);
+  for (AccessLog& log : logs)
+    for (DeferredAccess& a : log) out[counts[static_cast<std::size_t>(a.issued - begin)]++] = &a;
+}
 
 }  // namespace warpsim::models

@@ -16,17 +16,27 @@ sim::Cycle longest_window(const Arch& arch, const MemorySystem& memory) {
 
 }  // namespace
 
-Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool lockstep)
+Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool lockstep, int threads)
     // The deadlock watchdog allows far more than any memory latency: 10 million cycles.
     : arch_(arch),
       memory_(memory),
       engine_(sim::ClockDomain::from_khz(arch.core_clock_khz).period() * 10'000'000ULL),
       clock_(sim::ClockDomain::from_khz(arch.core_clock_khz)),
+      logs_(arch.sms),
       sm_ticks_(engine_, clock_, lockstep ? 1 : longest_window(arch, memory), this) {
   // The GigaThread engine holds a reference to the SM list, filled right after.
   gigathread_ = std::make_unique<GigaThread>(engine_, clock_, arch, sms_);
-  for (std::uint32_t i = 0; i < arch.sms; ++i)
-    sms_.push_back(std::make_unique<Sm>(engine_, sm_ticks_, clock_, arch, i, memory, accesses_, *gigathread_, stats));
+  const bool at_once = threads > 1 && arch.sms > 1;
+  if (at_once) {
+    workers_ = std::make_unique<sim::WindowWorkers>(threads);
+    side_ = std::vector<SmSideBuffers>(arch.sms);
+    memory_.count_sm_accesses_later();
+  }
+  for (std::uint32_t i = 0; i < arch.sms; ++i) {
+    BlockRetireListener& retires = at_once ? static_cast<BlockRetireListener&>(side_[i]) : *gigathread_;
+    sms_.push_back(std::make_unique<Sm>(engine_, sm_ticks_, clock_, arch, i, memory, logs_[i], retires, stats));
+  }
+  if (at_once) sm_ticks_.tick_at_once(arch.sms, workers_.get());
   // At a clock edge the SMs tick first, then the GigaThread engine: it sees the blocks retired at
   // that edge and hands out their resources at once. A fixed order, rather than whichever event
   // happened to be scheduled first, keeps results independent of when each component slept.
@@ -35,8 +45,24 @@ Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool
   for (const auto& sm : sms_) engine_.watch(*sm);
 }
 
+void Gpu::record_timeline(WarpTimeline* timeline) {
+  timeline_ = timeline;
+  for (std::uint32_t i = 0; i < sms_.size(); ++i)
+    sms_[i]->record_timeline(side_.empty() || timeline == nullptr ? timeline : &side_[i].timeline());
+}
+
+void Gpu::members_ticked(sim::Cycle, sim::Cycle) {
+  for (std::uint32_t i = 0; i < sms_.size(); ++i) {
+    side_[i].hand_on(*gigathread_, timeline_);
+    memory_.take_sm_counts(i);
+  }
+}
+
 void Gpu::drain() {
-  engine_.run();
+  if (workers_ != nullptr)
+    workers_->run([&] { engine_.run(); });
+  else
+    engine_.run();
   for (std::uint32_t k = 0; k < books_.size(); ++k) {
     LaunchBooks& b = books_[k];
     if (b.alone && !b.closed && gigathread_->kernel(k).done()) {
@@ -56,12 +82,11 @@ Gpu::CycleBooks Gpu::cycle_books(sim::Cycle at) {
   return books;
 }
 
-void Gpu::window_closed(sim::Cycle, sim::Cycle end) {
+void Gpu::window_closed(sim::Cycle begin, sim::Cycle end) {
   // In cycle-by-cycle order (access_log.hpp), starting to load the host memory a few accesses
   // ahead will touch while this one is served.
   constexpr std::size_t kAhead = 4;
-  in_order_.clear();
-  accesses_.for_each([&](DeferredAccess& a) { in_order_.push_back(&a); });
+  put_in_order(logs_, begin, end - begin, cycle_starts_, in_order_);
   for (std::size_t k = 0; k < in_order_.size(); ++k) {
     if (k + kAhead < in_order_.size()) {
       const DeferredAccess& ahead = *in_order_[k + kAhead];
@@ -71,7 +96,7 @@ void Gpu::window_closed(sim::Cycle, sim::Cycle end) {
     a.ready = memory_.access(a.sm, a.kernel_slot, a.inst, a.range, a.issued).ready;
   }
   for (DeferredAccess* a : in_order_) sms_[a->sm]->answer(*a);
-  accesses_.clear();
+  for (AccessLog& log : logs_) log.clear();
   for (const auto& sm : sms_)
     if (sm->needs_settling()) sm->settle(end);
 }

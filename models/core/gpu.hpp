@@ -10,6 +10,13 @@
 // access log and go in cycle-by-cycle order when the window closes (access_log.hpp); a block
 // dispatched inside a window starts after it (block_start_latency_cycles >= the window); a
 // retired block's resources are released by the GigaThread engine, which ticks after the SMs.
+//
+// For the same reason the SMs of a window may tick at the same time on several host threads
+// (`threads` > 1): each has its own access log, and what else an SM hands to others during a
+// window -- blocks it retires, timeline records, shared-memory and constant counts -- waits in
+// buffers of its own (sm_side_buffers.hpp, MemorySystem::count_sm_accesses_later) that
+// members_ticked() hands on SM by SM in id order before the GigaThread engine ticks. The results
+// are the same for any number of threads.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -19,9 +26,11 @@
 #include "models/core/access_log.hpp"
 #include "models/core/gigathread.hpp"
 #include "models/core/sm.hpp"
+#include "models/core/sm_side_buffers.hpp"
 #include "models/memory/memory_system.hpp"
 #include "sim/engine.hpp"
 #include "sim/stats.hpp"
+#include "sim/window_workers.hpp"
 #include "traces/workload.hpp"
 
 namespace warpsim::models {
@@ -66,7 +75,8 @@ class Gpu final : public sim::WindowListener {
  public:
   // The memory system is given from outside so unit tests can pass a fixed-latency stand-in.
   // `lockstep`: every SM ticks cycle by cycle instead of in windows; slower, same results.
-  Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool lockstep = false);
+  // `threads`: host threads that tick the SMs of a window (1: this one alone, no thread pool).
+  Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool lockstep = false, int threads = 1);
 
   // Runs every step of the workload to completion. Copies wait for running kernels
   // (cudaMemcpy is synchronous); a launch waits for the previous launch of its stream;
@@ -92,11 +102,11 @@ class Gpu final : public sim::WindowListener {
   std::vector<std::string> warnings() const;
   sim::Engine& engine() { return engine_; }
   // Every SM records its warps' starts and exits into `timeline` (run --timeline).
-  void record_timeline(WarpTimeline* timeline) {
-    for (auto& sm : sms_) sm->record_timeline(timeline);
-  }
+  void record_timeline(WarpTimeline* timeline);
   // The memory system answers the window's accesses, then the SMs settle what waited on them.
   void window_closed(sim::Cycle begin, sim::Cycle end) override;
+  // With threads: what the SMs held back during the window goes on, SM by SM.
+  void members_ticked(sim::Cycle begin, sim::Cycle end) override;
 
  private:
   // The SMs' cycle books, summed: active cycles and scheduler states, closed at `at`.
@@ -120,9 +130,13 @@ class Gpu final : public sim::WindowListener {
   MemorySystem& memory_;
   sim::Engine engine_;
   sim::ClockDomain clock_;
-  AccessLog accesses_;
+  std::vector<AccessLog> logs_;  // by SM
   sim::TickGroup sm_ticks_;  // declared before the SMs and the GigaThread engine that tick through it
   std::vector<DeferredAccess*> in_order_;  // the window's accesses, for looking ahead
+  std::vector<std::size_t> cycle_starts_;  // scratch of put_in_order
+  std::unique_ptr<sim::WindowWorkers> workers_;  // with threads > 1
+  std::vector<SmSideBuffers> side_;  // by SM, with threads > 1
+  WarpTimeline* timeline_ = nullptr;
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<GigaThread> gigathread_;
   static std::vector<std::string> merged(std::vector<std::string> into, const std::vector<std::string>& more);

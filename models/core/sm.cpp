@@ -44,7 +44,7 @@ void Sm::set_state(std::uint32_t s, SchedulerState state, sim::Cycle now) {
       // The instruction is coalesced now, once: its passes are known at issue, and a contiguous
       // run of lanes travels as its byte range instead of 32 addresses.
       const CoalescedAccess c = memory_.coalesce(in);
-      DeferredAccess& a = log_.add(ticks_.window_begin(), now);
+      DeferredAccess& a = log_.add(now);
       a.take(in, c.range);
       a.sm = id_;
       a.kernel_slot = w.kernel_slot;

@@ -45,10 +45,15 @@ struct SmCounters {
   std::uint64_t issue_events = 0;  // scheduler-cycles that issued one or two instructions
   std::uint64_t dual_issues = 0;   // of those, the ones that issued two (S2.3)
   std::uint64_t state_cycles[kSchedulerStateCount] = {};
-  // Sum over cycles of active warps (achieved occupancy). A warp is active from the cycle it starts
-  // (its place in the block's launch sequence) until it exits, not while the block waits to start:
-  // Nsight's definition, "a warp is considered active from the time its threads begin executing to
-  // the time when all threads in the warp have exited" (Nsight VSE, Achieved Occupancy).
+  // Sum over cycles of active warps (achieved occupancy), as ncu's sm__warps_active counts them: a
+  // warp from the cycle it starts (its place in the block's launch sequence, not while the block
+  // waits to start) until the last warp of its block exits. Nsight's documentation says "until all
+  // threads in the warp have exited", but the H100 counts a block's early finishers until its end:
+  // the per-warp records of readOffset at n = 2^26 (h100-measured/timeline_cold.csv.xz, every 8th
+  // block, analysis/validation/block_slots.py --every 8) give 0.578 of the slots from the warps'
+  // own windows and 0.765 from their blocks' spans, where ncu counted 0.756 for the same kernel
+  // (timeline_cold_ncu.csv); and h100-apps' 21 occupancy rows agree within 0.05 this way (9 did
+  // counting each warp to its own exit).
   std::uint64_t warp_cycles = 0;
   std::uint64_t active_cycles = 0;  // cycles with at least one resident warp
   std::uint64_t blocks = 0;         // blocks run to completion
@@ -90,8 +95,9 @@ class Sm final : public sim::ClockedComponent {
   // counters read then cover exactly [0, at): for per-launch accounts taken between launches.
   // Changes no result: the cycles are only counted sooner.
   void close_books(sim::Cycle at);
-  // The warp-cycles up to `at` of the warps still resident, which SmCounters::warp_cycles counts
-  // only when they exit: a reading of occupancy in the middle of a run (sampled simulation).
+  // The warp-cycles up to `at` of the blocks still resident (their exited warps too), which
+  // SmCounters::warp_cycles counts only when the block ends: a reading of occupancy in the middle
+  // of a run (sampled simulation).
   std::uint64_t live_warp_cycles(sim::Cycle at) const;
   // The SmLaunchCounts of kernel slot `slot`'s warps on this SM.
   SmLaunchCounts launch_counts(std::uint32_t slot) const { return by_launch_.of(slot, launch_totals()); }
@@ -139,6 +145,9 @@ class Sm final : public sim::ClockedComponent {
     BlockFootprint footprint;
     std::uint32_t warps_total = 0, warps_finished = 0, warps_at_barrier = 0;
     sim::Cycle last_memory_ready = 0;  // its last load's data back, its last store acknowledged
+    // Its exited warps' start cycles, summed: ncu's sm__warps_active counts a warp until its
+    // block's last warp exits, not until its own exit (SmCounters::warp_cycles).
+    std::uint64_t exited_warp_starts = 0;
     sim::Cycle start = 0;              // its first warp may issue (later ones follow, S1.1)
     std::uint64_t id = 0;              // its linear id in the grid
     std::vector<std::unique_ptr<traces::WarpStream>> arriving;  // its warps, from dispatch until start
@@ -217,6 +226,8 @@ class Sm final : public sim::ClockedComponent {
   // barrier release) that set it would have with the answers known.
   void refresh_head(Warp& warp, std::uint32_t scheduler, std::uint32_t index);
   void change_resident_warps(int delta, sim::Cycle now);
+  // The warp-cycles up to `at` of the exited warps of blocks that still run (SmCounters::warp_cycles).
+  std::uint64_t exited_warp_cycles(sim::Cycle at) const;
   // What follows in SmLaunchCounts belongs to kernel slot `slot` (its warp issues or retires).
   void charge(std::uint32_t slot) {
     if (slot != by_launch_.charged()) [[unlikely]]

@@ -137,9 +137,12 @@ void Sm::retire_warp(std::uint32_t s, std::uint32_t i, sim::Cycle now) {
   w.stream.reset();
   change_resident_warps(-1, now);
   charge(w.kernel_slot);
-  if (now > w.started) counters_.warp_cycles += now - w.started;
   Block& block = blocks_[w.block_slot];
   ++block.warps_finished;
+  // Its warp-cycles are counted when the block's last warp exits (SmCounters::warp_cycles).
+  block.exited_warp_starts += std::min(w.started, now);
+  if (block.warps_finished == block.warps_total)
+    counters_.warp_cycles += std::uint64_t{block.warps_total} * now - block.exited_warp_starts;
   if (timeline_ != nullptr) [[unlikely]]
     timeline_->add({w.kernel_slot, id_, w.index_in_block, block.id, w.started, now});
   release_barrier_if_complete(block, now);  // the warps still running may all be waiting

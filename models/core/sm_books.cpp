@@ -50,7 +50,7 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
   stats.add(p + "dual_issues", counters_.dual_issues, "cycles", "scheduler-cycles that issued two instructions");
   stats.add(p + "issue_cycles", counters_.issue_events, "cycles", "scheduler-cycles that issued");
   stats.add(p + "active_cycles", counters_.active_cycles, "cycles", "cycles with a resident warp");
-  stats.add(p + "warp_cycles", counters_.warp_cycles, "warp-cycles", "active warps (from their start to their exit) summed over cycles");
+  stats.add(p + "warp_cycles", counters_.warp_cycles, "warp-cycles", "active warps (from their start to their block's last exit) summed over cycles");
   stats.add(p + "blocks", counters_.blocks, "blocks", "thread blocks completed");
   for (int s = 1; s < kSchedulerStateCount; ++s)
     stats.add(p + std::string(state_metric(SchedulerState(s))), counters_.state_cycles[s], "cycles",
@@ -68,6 +68,7 @@ void Sm::finish(sim::Cycle end) {
       charge(w.kernel_slot);
       if (end > w.started) counters_.warp_cycles += end - w.started;
     }
+  counters_.warp_cycles += exited_warp_cycles(end);
   for (std::uint32_t s = 0; s < arch_.schedulers; ++s) set_state(s, sched_[s].state, end);
 }
 
@@ -78,6 +79,14 @@ std::uint64_t Sm::live_warp_cycles(sim::Cycle at) const {
       const Warp& w = warps_[slot_of(s, static_cast<std::uint32_t>(__builtin_ctzll(active)))];
       if (at > w.started) cycles += at - w.started;
     }
+  return cycles + exited_warp_cycles(at);
+}
+
+std::uint64_t Sm::exited_warp_cycles(sim::Cycle at) const {
+  std::uint64_t cycles = 0;
+  for (const Block& block : blocks_)
+    if (block.active && block.warps_finished < block.warps_total)
+      cycles += std::uint64_t{block.warps_finished} * at - block.exited_warp_starts;
   return cycles;
 }
 

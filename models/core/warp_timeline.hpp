@@ -19,6 +19,12 @@ struct WarpRecord {
 class WarpTimeline {
  public:
   void add(const WarpRecord& r) { records_.push_back(r); }
+  // Moves `other`'s records to the end of these, leaving it empty (an SM's records of a window
+  // ticked on another thread, models/core/sm_side_buffers.hpp).
+  void take_from(WarpTimeline& other) {
+    records_.insert(records_.end(), other.records_.begin(), other.records_.end());
+    other.records_.clear();
+  }
   const std::vector<WarpRecord>& records() const { return records_; }
   // CSV "launch,block,warp,smid,t_start,t_end" (cycles of the run's clock), in exit order;
   // `launch_numbers[slot]` is the 1-based launch number of kernel slot `slot`. Written under a

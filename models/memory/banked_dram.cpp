@@ -104,10 +104,10 @@ sim::Cycle BankedDram::read(std::uint64_t address, std::uint32_t bytes, sim::Cyc
   return (start + kFrac - 1) / kFrac + latency;
 }
 
-void BankedDram::write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
+sim::Cycle BankedDram::write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
   bytes_written_ += bytes;
   bool row_hit = false;
-  reserve(map_memo(address), bytes, now, row_hit, true);
+  return (reserve(map_memo(address), bytes, now, row_hit, true) + kFrac - 1) / kFrac;
 }
 
 }  // namespace warpsim::models::memory

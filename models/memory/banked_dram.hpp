@@ -32,7 +32,7 @@ class BankedDram final : public DramModel {
   BankedDram(const Arch& arch, std::uint64_t seed);
 
   sim::Cycle read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) override;
-  void write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) override;
+  sim::Cycle write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) override;
   // The first cycle at which every channel and bank has finished what it was given (and a new
   // row may open anywhere).
   sim::Cycle quiet_at() const override;

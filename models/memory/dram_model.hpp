@@ -18,8 +18,10 @@ class DramModel {
   // the cycle the data is back at the SM that missed (the preset's DRAM latency is the whole
   // miss path: latency.csv's pointer chase measures it end to end).
   virtual sim::Cycle read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) = 0;
-  // A write-back of `bytes` at `address` (a dirty L2 sector evicted): uses bandwidth, nobody waits.
-  virtual void write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) = 0;
+  // A write-back of `bytes` at `address` (a dirty L2 sector evicted): uses bandwidth. Returns the
+  // cycle the DRAM takes it (for a channel, its burst starts), until which the L2 still holds the
+  // data: a store that caused the write-back is acknowledged no sooner (l2_cache.hpp).
+  virtual sim::Cycle write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) = 0;
   // The first cycle at which the DRAM has finished all it was given: after it, it is as if idle.
   virtual sim::Cycle quiet_at() const = 0;
 

@@ -83,18 +83,15 @@ class GpuMemorySystem final : public MemorySystem {
 
   MemoryAccessResult access(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
                             const memory::ByteRange& range, sim::Cycle now) override {
-    charge(kernel_slot);
-    if (inst.active_mask == 0 || !inst.is_memory()) return {now + 1, 1};
-    switch (inst.space) {
-      case MemSpace::Shared:
-        return shared(inst, now);
-      case MemSpace::Constant:
-        return constant(inst, now);
-      case MemSpace::Local:
-      case MemSpace::Global:
-      case MemSpace::None:
-        break;
+    if (inst.active_mask == 0 || !inst.is_memory()) {
+      charge(kernel_slot);
+      return {now + 1, 1};
     }
+    // Shared memory and constants touch only counters, and may be asked for by SMs on several
+    // threads at once (count_sm_accesses_later).
+    if (inst.space == MemSpace::Shared) return shared(inst, now, counters_for(sm, kernel_slot));
+    if (inst.space == MemSpace::Constant) return constant(inst, now, counters_for(sm, kernel_slot));
+    charge(kernel_slot);
     // The sectors every path below walks (sectors_), from the range the SM found at issue when
     // it found one, else from the lanes' addresses.
     if (range.empty())
@@ -120,6 +117,9 @@ class GpuMemorySystem final : public MemorySystem {
   }
 
   void prefetch(std::uint32_t sm, const traces::Instruction& inst, const memory::ByteRange& range) const override;
+
+  void count_sm_accesses_later() override { sm_counts_.resize(arch_.sms); }
+  void take_sm_counts(std::uint32_t sm) override;
 
   const MemoryCounters& counters() const override {
     counters_.l2_sector_hits = l2_.sector_hits();
@@ -164,10 +164,22 @@ class GpuMemorySystem final : public MemorySystem {
     return start;
   }
 
-  MemoryAccessResult finish(sim::Cycle ready, std::uint32_t passes) {
+  MemoryAccessResult finish(sim::Cycle ready, std::uint32_t passes) { return finish(counters_, ready, passes); }
+  static MemoryAccessResult finish(MemoryCounters& counters, sim::Cycle ready, std::uint32_t passes) {
     const std::uint32_t at_least_one = std::max<std::uint32_t>(1, passes);
-    counters_.replays += at_least_one - 1;
+    counters.replays += at_least_one - 1;
     return {ready, at_least_one};
+  }
+
+  // Where SM `sm`'s shared-memory and constant accesses for kernel slot `slot` count: counters_,
+  // charged to the slot; or, after count_sm_accesses_later(), the SM's own counts for the slot,
+  // until take_sm_counts (memory_system.cpp).
+  MemoryCounters& counters_for(std::uint32_t sm, std::uint32_t slot) {
+    if (sm_counts_.empty()) [[likely]] {
+      charge(slot);
+      return counters_;
+    }
+    return sm_counts_[sm].of(slot);
   }
 
   L2Hint property(std::uint32_t kernel_slot, std::uint64_t address) const {
@@ -299,8 +311,8 @@ class GpuMemorySystem final : public MemorySystem {
   // it); it is not global traffic in ncu's counters. Stores write through to L2.
   MemoryAccessResult local(std::uint32_t sm, const Instruction& inst, sim::Cycle now);
 
-  // S3.10: one pass per conflicting word in the busiest bank.
-  MemoryAccessResult shared(const Instruction& inst, sim::Cycle now);
+  // S3.10: one pass per conflicting word in the busiest bank. Counts into `counters`.
+  MemoryAccessResult shared(const Instruction& inst, sim::Cycle now, MemoryCounters& counters) const;
 
   static bool uniform_address(const Instruction& inst) {
     std::uint32_t mask = inst.active_mask;
@@ -319,8 +331,11 @@ class GpuMemorySystem final : public MemorySystem {
   }
 
   // The constant cache broadcasts one address per pass; distinct addresses serialise. Constants
-  // are assumed resident (kernels read a few parameters), at the L1's hit latency.
-  MemoryAccessResult constant(const Instruction& inst, sim::Cycle now);
+  // are resident, at the L1's hit latency: so are kernel parameters on the H100 (a store to a
+  // parameter's address adds 16 ns to an empty kernel, h100-measured/launch_path_*.csv), and the
+  // traces mark no other bank; a program's own __constant__ arrays miss to L2 at a launch's first
+  // read (+144 ns, +336 after ncu's flush), which is not modelled.
+  MemoryAccessResult constant(const Instruction& inst, sim::Cycle now, MemoryCounters& counters) const;
 
   void register_stats(sim::StatsRegistry& stats);
 
@@ -338,6 +353,20 @@ class GpuMemorySystem final : public MemorySystem {
   LoadPath load_path_[4] = {};
   mutable MemoryCounters counters_;
   sim::Attribution<MemoryCounters> by_kernel_;
+  // One SM's counts of a window, by kernel slot in the order its accesses charged them, while
+  // SMs tick at once (count_sm_accesses_later).
+  struct alignas(64) SmCounts {
+    struct Run {
+      std::uint32_t slot;
+      MemoryCounters counts;
+    };
+    std::vector<Run> runs;
+    MemoryCounters& of(std::uint32_t slot) {
+      if (runs.empty() || runs.back().slot != slot) runs.push_back({slot, {}});
+      return runs.back().counts;
+    }
+  };
+  std::vector<SmCounts> sm_counts_;  // by SM; empty unless count_sm_accesses_later()
   // Scratch for the instruction being handled (no allocation per access).
   memory::SectorSet sectors_;
   memory::BlockList blocks_;

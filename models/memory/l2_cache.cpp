@@ -50,8 +50,6 @@ L2Cache::L2Cache(const Arch& arch, DramModel& dram, sim::StatsRegistry& stats)
   slice_free_.assign(slices_, 0);
   slice_hits_.assign(slices_, 0);
   slice_lookups_.assign(slices_, 0);
-  prev_.assign(cache_.line_count(), kNil);
-  next_.assign(cache_.line_count(), kNil);
   for (std::uint32_t s = 0; s < slices_; ++s) {
     const std::string prefix = "gpu.l2.slice" + std::to_string(s);
     stats.add(prefix + ".hits", slice_hits_[s], "sectors", "L2 sector lookups of this slice that hit");
@@ -201,6 +199,7 @@ sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sect
   count_lookups(w.slice, popcount(sectors), popcount(sectors));
   SectorCache::Line line;
   sim::Cycle acknowledged = now;
+  write_back_taken_ = 0;
   for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
     w.sector = static_cast<std::uint32_t>(__builtin_ctz(bits));
     sim::Cycle from = now;
@@ -223,7 +222,9 @@ sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sect
     if (!was_dirty) limit_dirty(w.set, line, t);
     acknowledged = std::max(acknowledged, t + hit_latency_ + extra);
   }
-  return acknowledged;
+  // A store that made room by writing a dirty line back (a victim, or one over the set's limit)
+  // is acknowledged no sooner than DRAM takes that write-back (the header).
+  return std::max(acknowledged, write_back_taken_);
 }
 
 sim::Cycle L2Cache::write_through_copy(const Where& at, const SectorCache::Line& copy, std::uint32_t sector,

@@ -48,6 +48,15 @@
 //   completes the sector finds it valid (or being filled) and does not fetch again. Fermi's
 //   Tesla M2070 runs with ECC on; H100 does not fetch (offset.csv: writeOffset at offset 1 reads
 //   no more DRAM than at offset 0).
+// - A store that makes the L2 write a dirty line back (its victim, or a line over the set's
+//   dirty limit) is acknowledged no sooner than DRAM takes the write-back: until then the L2 has
+//   nowhere else for the data. Under a DRAM-bound copy this holds a finished block's slot until
+//   its last stores are acknowledged. readOffset at n = 2^26, from the first and last warp of
+//   every block (h100-measured/timeline_readOffset.csv.xz against `run --timeline`, through
+//   analysis/validation/block_slots.py --first-last): the H100's blocks span 1,768 cycles and
+//   leave their slot empty a median 679 before the next starts; the model's 1,978 and 492
+//   without the wait, 1,654 and 799 with it (fewer loads in flight wait less in DRAM's queues),
+//   and ncu's occupancy, 0.707, comes out 0.816 without and 0.685 with.
 // - The hit latency is the preset's whole SM-to-SM round trip; a miss returns after the DRAM
 //   model's latency, also a whole round trip (latency.csv measures both end to end).
 //
@@ -203,6 +212,8 @@ class L2Cache {
   std::uint32_t partitions_ = 1, slices_per_partition_ = 1;
   std::uint32_t hit_latency_ = 0, far_latency_ = 0;
   std::uint64_t launch_lookups_ = 0, launch_hits_ = 0;
+  // The latest cycle DRAM took a write-back that the store being served caused (write_sectors).
+  sim::Cycle write_back_taken_ = 0;
   std::uint32_t dirty_lines_per_set_ = 0;  // 0: no limit (write back on eviction only)
   bool fill_partial_writes_ = false;
   std::uint64_t partial_write_fills_ = 0;

@@ -2,6 +2,8 @@
 // write-backs, and what the host does behind the cache (invalidate, flush). See l2_cache.hpp.
 #include "models/memory/l2_cache.hpp"
 
+#include <algorithm>
+
 namespace warpsim::models::memory {
 
 void L2Cache::apply_property(const SectorCache::Line& line, L2Hint property, sim::Cycle now) {
@@ -55,7 +57,8 @@ void L2Cache::write_back(const SectorCache::Line& line, sim::Cycle now) {
   if (dirty == 0) return;
   const std::uint64_t base = cache_.tag(line) * line_bytes_;
   for (std::uint32_t s = 0; s < cache_.sectors_per_line(); ++s)
-    if ((dirty >> s) & 1u) dram_.write(base + std::uint64_t{s} * sector_bytes_, sector_bytes_, now);
+    if ((dirty >> s) & 1u)
+      write_back_taken_ = std::max(write_back_taken_, dram_.write(base + std::uint64_t{s} * sector_bytes_, sector_bytes_, now));
   cache_.clean(line);
 }
 
@@ -80,6 +83,11 @@ void L2Cache::list_remove(std::uint32_t slot) {
 }
 
 void L2Cache::list_push_front(std::uint32_t slot) {
+  // Made when the first line persists: most runs have none, and an H100's list is 3 MB.
+  if (prev_.empty()) {
+    prev_.assign(cache_.line_count(), kNil);
+    next_.assign(cache_.line_count(), kNil);
+  }
   prev_[slot] = kNil;
   next_[slot] = head_;
   (head_ == kNil ? tail_ : prev_[head_]) = slot;

@@ -106,18 +106,18 @@ MemoryAccessResult GpuMemorySystem::local(std::uint32_t sm, const Instruction& i
   return finish(ready, passes);
 }
 
-MemoryAccessResult GpuMemorySystem::shared(const Instruction& inst, sim::Cycle now) {
+MemoryAccessResult GpuMemorySystem::shared(const Instruction& inst, sim::Cycle now, MemoryCounters& counters) const {
   const memory::SharedAccessShape shape = memory::shared_bank_shape(inst);
-  ++counters_.shared_requests;
-  counters_.shared_bank_conflicts += shape.conflicts();
+  ++counters.shared_requests;
+  counters.shared_bank_conflicts += shape.conflicts();
   const std::uint32_t passes = std::max<std::uint32_t>(1, shape.passes);
-  counters_.shared_wavefronts += passes;
-  return finish(now + arch_.shared_latency + (passes - 1), passes);
+  counters.shared_wavefronts += passes;
+  return finish(counters, now + arch_.shared_latency + (passes - 1), passes);
 }
 
-MemoryAccessResult GpuMemorySystem::constant(const Instruction& inst, sim::Cycle now) {
+MemoryAccessResult GpuMemorySystem::constant(const Instruction& inst, sim::Cycle now, MemoryCounters& counters) const {
   // Nearly every constant load is uniform (a kernel parameter): one pass, one address.
-  if (inst.uniform_address || uniform_address(inst)) return finish(now + arch_.l1_hit_latency, 1);
+  if (inst.uniform_address || uniform_address(inst)) return finish(counters, now + arch_.l1_hit_latency, 1);
   std::uint64_t seen[traces::kWarpSize];
   std::uint32_t distinct = 0;
   std::uint32_t mask = inst.active_mask;
@@ -126,7 +126,18 @@ MemoryAccessResult GpuMemorySystem::constant(const Instruction& inst, sim::Cycle
     mask &= mask - 1;
     if (std::find(seen, seen + distinct, a) == seen + distinct) seen[distinct++] = a;
   }
-  return finish(now + arch_.l1_hit_latency + (distinct - 1), distinct);
+  return finish(counters, now + arch_.l1_hit_latency + (distinct - 1), distinct);
+}
+
+void GpuMemorySystem::take_sm_counts(std::uint32_t sm) {
+  if (sm_counts_.empty()) return;
+  // Charged and added run by run, as each access would have charged its slot and counted.
+  std::vector<SmCounts::Run>& runs = sm_counts_[sm].runs;
+  for (const SmCounts::Run& run : runs) {
+    charge(run.slot);
+    sim::add_counts(counters_, run.counts);
+  }
+  runs.clear();
 }
 
 void GpuMemorySystem::memcpy_to_device(std::uint64_t address, std::uint64_t bytes) {

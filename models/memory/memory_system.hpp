@@ -89,6 +89,12 @@ class MemorySystem {
   // `range` as for access().
   virtual void prefetch(std::uint32_t /*sm*/, const traces::Instruction& /*inst*/,
                         const memory::ByteRange& /*range*/) const {}
+  // SMs ticking at once on several host threads (models/core/gpu.hpp): from now on access() for
+  // an instruction for which shared_state() does not hold may run for different SMs at the same
+  // time, and what it counts waits, SM by SM, until take_sm_counts(sm), which the caller makes in
+  // the order those accesses would have come had the SMs ticked one after another.
+  virtual void count_sm_accesses_later() {}
+  virtual void take_sm_counts(std::uint32_t /*sm*/) {}
   virtual const MemoryCounters& counters() const = 0;
   // The counters of kernel slot `slot` alone. Every count of counters() belongs to the kernel
   // whose access caused it (a DRAM write-back to the kernel whose access evicted or cleaned the

@@ -132,3 +132,25 @@ TEST_CASE("L2 partial-sector stores with DRAM ECC: the first fetches the sector,
   CHECK(dram_h.bytes_read() == 0);
   CHECK(l2_h.partial_write_fills() == 0);
 }
+
+TEST_CASE("L2: a store that writes a dirty line back is acknowledged when DRAM takes the write-back",
+          "[memory][l2]") {
+  // l2_cache.hpp: the L2 has nowhere else for the evicted data. Line 0's channel is made busy
+  // for ~1,500 cycles (1,000 sector writes at 1.5 cycles each on the H100's 80 channels); then
+  // a store that pushes line 0 out over the set's limit of one dirty line waits for it, and a
+  // store that writes nothing back does not.
+  Rig r(1);
+  r.store(0);
+  r.now += 10;
+  for (int k = 0; k < 1000; ++k) r.dram.write(0, 32, r.now);
+  const sim::Cycle plain = r.l2.write(1 * 128, r.now, L2Hint::Default, 0);  // set 1: within its limit
+  CHECK(plain < r.now + 1000);
+  const sim::Cycle evicting = r.l2.write(2 * 128, r.now, L2Hint::Default, 0);  // set 0: writes line 0 back
+  CHECK(r.l2.eager_write_backs() == 1);
+  CHECK(evicting > r.now + 1000);
+  // The write-back went after the 1,000 queued ones, and the acknowledgement is when it starts:
+  // the next write to that channel starts a burst (1.5 cycles, rounded up) later.
+  const sim::Cycle next = r.dram.write(0, 32, r.now);
+  CHECK(next >= evicting);
+  CHECK(next <= evicting + 3);
+}

@@ -215,18 +215,39 @@ TEST_CASE("occupancy limits how many blocks run at once", "[models][sm]") {
 }
 
 TEST_CASE("achieved occupancy counts a warp from its own start, not from its block's dispatch", "[models][sm]") {
-  // Nsight: "a warp is considered active from the time its threads begin executing to the time
-  // when all threads in the warp have exited". A 1024-thread block's 32 warps start 15 cycles
-  // apart, each runs the same latency-bound 100-link chain (8 warps a scheduler never compete
-  // for issue), so each lives as long as a lone warp does: 32 lone lifetimes in all. Counting
-  // them from the block's dispatch would add the launch wait, 15 x (0 + 1 + ... + 31) = 7,440
-  // warp-cycles (~23% more).
+  // A 1024-thread block's 32 warps start 15 cycles apart, each runs the same latency-bound
+  // 100-link chain (8 warps a scheduler never compete for issue), so each lives as long as a lone
+  // warp does and the last exits 31 x 15 cycles after the first. Each counts from its own start
+  // until that last exit (the next test): 32 lone lifetimes plus 15 x (31 + 30 + ... + 0) = 7,440
+  // warp-cycles. Counting them from the block's dispatch would add as much again.
   const std::vector<std::string> staggered = {"dispatch.warp_launch_interval_cycles=15"};
   Outcome lone = run_on("kepler-k20x", 1, 32, dependent_chain(100), staggered);
   Outcome block = run_on("kepler-k20x", 1, 1024, dependent_chain(100), staggered);
   CHECK(double(lone.totals.warp_cycles) == Approx(double(lone.totals.cycles)).margin(1));  // retiring takes a cycle
   CHECK(block.totals.cycles == Approx(lone.totals.cycles + 31 * 15).margin(10));
-  CHECK(double(block.totals.warp_cycles) == Approx(32.0 * double(lone.totals.warp_cycles)).epsilon(0.01));
+  // Exactly: the last exit lies as far from the first start as the run's end less the cycles
+  // after a lone warp's exit (retiring).
+  const std::uint64_t first_to_last = block.totals.cycles - (lone.totals.cycles - lone.totals.warp_cycles);
+  CHECK(block.totals.warp_cycles == 32 * first_to_last - 7440);
+}
+
+TEST_CASE("achieved occupancy counts a warp until its block's last warp exits, as ncu does", "[models][sm]") {
+  // sm__warps_active counts a block's early finishers until the block ends (SmCounters::warp_cycles
+  // cites the H100 records). One block of 32 warps, started 15 cycles apart: warp 0 runs the
+  // 100-link chain, the 31 others exit at once. Each counts from its own start until warp 0 exits,
+  // 32 lone lifetimes less the stagger 15 x (0 + 1 + ... + 31) = 7,440 warp-cycles; counted to
+  // their own exits they would add up to one lifetime and a few cycles.
+  const std::vector<std::string> staggered = {"dispatch.warp_launch_interval_cycles=15"};
+  Outcome lone = run_on("kepler-k20x", 1, 32, dependent_chain(100), staggered);
+  const auto first_works = [](std::uint64_t block, std::uint32_t warp) {
+    return warp == 0 ? dependent_chain(100)(block, warp) : std::vector<Instruction>{exit_op()};
+  };
+  Outcome block = run_on("kepler-k20x", 1, 1024, first_works, staggered);
+  CHECK(block.totals.cycles == Approx(lone.totals.cycles).margin(2));
+  // Exactly, with warp 0's exit placed as in the previous test (it may run a cycle longer than
+  // alone, behind the others' exits).
+  const std::uint64_t first_to_last = block.totals.cycles - (lone.totals.cycles - lone.totals.warp_cycles);
+  CHECK(block.totals.warp_cycles == 32 * first_to_last - 7440);
 }
 
 TEST_CASE("concurrent kernels: a block that did not fit is dispatched when another kernel's block retires",

@@ -1,0 +1,84 @@
+#pragma once
+// Host threads that tick the members of a tick group's window at once (TickGroup::tick_at_once).
+// A simulation owns its workers, so simulations of a sweep each have their own.
+//
+// A window is short (an H100's SMs tick 37 cycles of it, a few hundred microseconds of host time
+// or less), far too short for a fork and join that wakes sleeping threads each time: a woken
+// oneTBB worker arrived after the calling thread had ticked every SM itself. So while run()
+// runs the simulation, each of the other threads is a oneTBB task of the workers' own arena that
+// stays in a loop, waiting (spinning, then yielding its core, then asleep) for the next window,
+// whose ranges every thread then claims one at a time from a shared counter, the calling thread
+// among them. A thread that has not arrived yet (a busy host, or a sweep's arena whose threads
+// are all taken) never holds anything up: the others take its ranges. With one thread nothing
+// here is used: a tick group without workers ticks its members one after another, exactly as it
+// always has.
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <type_traits>
+
+namespace warpsim::sim {
+
+class WindowWorkers {
+ public:
+  // `threads` >= 1: the calling thread and threads - 1 others.
+  explicit WindowWorkers(int threads);
+  ~WindowWorkers();
+  WindowWorkers(const WindowWorkers&) = delete;
+  WindowWorkers& operator=(const WindowWorkers&) = delete;
+
+  int threads() const { return threads_; }
+
+  // Runs `f()` on the calling thread while the other threads wait for windows (for_ranges).
+  template <class F>
+  void run(F&& f) {
+    run_erased(&invoke<F>, &f);
+  }
+  // Calls body(begin, end) over disjoint ranges covering [0, count), on whichever threads take
+  // them (the calling thread included), and returns when every call has returned. `body` must
+  // not throw.
+  template <class F>
+  void for_ranges(std::size_t count, F&& body) {
+    for_ranges_erased(count, &invoke_range<F>, &body);
+  }
+
+ private:
+  template <class F>
+  static void invoke(void* f) {
+    (*static_cast<std::remove_reference_t<F>*>(f))();
+  }
+  template <class F>
+  static void invoke_range(void* f, std::size_t begin, std::size_t end) {
+    (*static_cast<std::remove_reference_t<F>*>(f))(begin, end);
+  }
+  void run_erased(void (*f)(void*), void* context);
+  void for_ranges_erased(std::size_t count, void (*body)(void*, std::size_t, std::size_t), void* context);
+  void wait_loop();
+  // Takes ranges of the window of epoch `epoch` until none is left.
+  void take_ranges(std::uint64_t epoch);
+
+  int threads_;
+  struct Arena;
+  std::unique_ptr<Arena> arena_;
+
+  // The window being ticked, written before `ticket_` is stored.
+  void (*body_)(void*, std::size_t, std::size_t) = nullptr;
+  void* context_ = nullptr;
+  std::size_t count_ = 0, range_ = 1;
+  // The window's epoch, its number of ranges and the next range to take (window_workers.cpp):
+  // taking one is a compare-and-swap that fails when the window has changed.
+  alignas(64) std::atomic<std::uint64_t> ticket_{0};
+  alignas(64) std::atomic<std::size_t> finished_{0};  // ranges of the window done
+  alignas(64) std::atomic<bool> stop_{false};
+  std::atomic<int> sleeping_{0};
+  std::mutex mutex_;
+  std::condition_variable wake_;
+};
+
+// The threads a run uses when told 0 ("all"): the cores this process may use.
+int available_cores();
+
+}  // namespace warpsim::sim

@@ -1,0 +1,70 @@
+"""analysis/validation/block_slots.py: the block spans, slot gaps and occupancies the model's
+comments quote (models/memory/l2_cache.hpp, models/core/sm.hpp, analysis/validation/
+known_gaps.cpp) follow from the committed H100 records; the model's `run --timeline` files read
+the same way; a file that is no timeline is refused with its name.
+
+Run by ctest with WARPSIM_BINARY and WARPSIM_SOURCE_DIR; exit 77 means skipped (no binary)."""
+import os
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+source = os.environ.get("WARPSIM_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+script = os.path.join(source, "analysis", "validation", "block_slots.py")
+data = os.path.join(source, "analysis", "validation", "data", "h100-measured")
+
+
+def summary(*args, expect_ok=True):
+    r = subprocess.run([sys.executable, script, *args], capture_output=True, text=True)
+    if expect_ok:
+        assert r.returncode == 0, r.stderr
+    else:
+        return r
+    return {k: float(v) for k, v in (line.split() for line in r.stdout.splitlines())}
+
+
+def near(value, expected, within=0.5):
+    assert abs(value - expected) <= within, (value, expected)
+
+
+def main():
+    # The H100: first and last warp of every block of readOffset at n = 2^26.
+    records = os.path.join(data, "timeline_readOffset.csv.xz")
+    s = summary(records, "--case", "readOffset_lg26_offset0", "--first-last")
+    assert s["blocks"] == 131072
+    near(s["span_mean"], 1768)
+    assert s["gap_median"] == 679
+    assert "occupancy_block_end" not in s  # two warps of sixteen say nothing of occupancy
+    s = summary(records, "--case", "readOffset_lg26_offset11", "--first-last")
+    near(s["span_mean"], 1851)
+    assert s["gap_median"] == 642
+    # Every warp of every 8th block: ncu's 0.756 lies by the blocks' spans, not the warps' own.
+    s = summary(os.path.join(data, "timeline_cold.csv.xz"), "--case", "readOffset_lg26_offset0_every8", "--every", "8")
+    near(s["occupancy_own_exit"], 0.578, 0.0005)
+    near(s["occupancy_block_end"], 0.765, 0.0005)
+    assert "gap_median" not in s  # an SM's other blocks are not recorded
+
+    binary = os.environ.get("WARPSIM_BINARY")
+    if not binary or not os.path.exists(binary):
+        print("no WARPSIM_BINARY: the model's timeline not checked")
+        return SKIP
+    with tempfile.TemporaryDirectory() as tmp:
+        timeline = os.path.join(tmp, "t.csv")
+        subprocess.run([binary, "run", "--arch", "hopper-h100", "--kernel", "readOffset", "-p", "n=1M",
+                        "--timeline", timeline], check=True, capture_output=True)
+        s = summary(timeline)
+        assert s["blocks"] == 2048
+        assert s["occupancy_block_end"] >= s["occupancy_own_exit"] > 0
+        assert s["gap_median"] > 0
+        bad = os.path.join(tmp, "bad.csv")
+        with open(bad, "w") as f:
+            f.write("a,b\n1,2\n")
+        r = summary(bad, expect_ok=False)
+        assert r.returncode != 0 and "bad.csv: not a timeline" in r.stderr, r.stderr
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
