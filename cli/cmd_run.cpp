@@ -9,6 +9,7 @@
 #include "models/metric_info.hpp"
 #include "models/simulate.hpp"
 #include "sim/errors.hpp"
+#include "sim/stats_writers.hpp"
 #include "sim/window_workers.hpp"
 
 namespace warpsim::cli {
@@ -16,8 +17,8 @@ namespace {
 
 constexpr const char* kUsage =
     "run --arch ARCH (--kernel KERNEL [-p key=value]... | --trace PATH) [--launches LIST] [--ncu "
-    "[--cache-control all|none]] [--sample] [--set key=value]... [--seed N] [--timeline FILE] [-j N] [--json | --all] | run "
-    "--metrics";
+    "[--cache-control all|none]] [--sample] [--set key=value]... [--seed N] [--timeline FILE] [-j N] [--stats] [--json | --all] "
+    "| run --metrics";
 
 constexpr const char* kMeasurementHelp = R"(
 Measurement. By default a run is the application's view: launches of one stream follow each
@@ -141,6 +142,9 @@ int cmd_run(const Args& args) {
       "host threads that tick the SMs (default 0: all cores); the results are the same for any count")("json", po::bool_switch(),
                                                                             "print one JSON object")(
       "all", po::bool_switch(), "after the summary, print every metric")(
+      "stats", po::bool_switch(),
+      "after the results, every counter the models registered: name value unit  # description "
+      "(with --json: a \"stats\" object of {\"value\", \"unit\", \"description\"} by name)")(
       "metrics", po::bool_switch(), "list every metric with its Nsight Compute counterpart, and exit")(
       "timeline", po::value<std::string>(),
       "write every warp's start and exit cycle, block and SM to this CSV (as tools/gpu-probes/timelines.cu records them)");
@@ -174,6 +178,7 @@ int cmd_run(const Args& args) {
   if (vm.count("timeline")) request.timeline = vm["timeline"].as<std::string>();
   request.ncu = vm["ncu"].as<bool>();
   request.sample = vm["sample"].as<bool>();
+  request.stats = vm["stats"].as<bool>();
   if (vm.count("cache-control")) {
     const std::string mode = vm["cache-control"].as<std::string>();
     if (!request.ncu) throw sim::InputError("--cache-control", "applies to --ncu runs only");
@@ -202,6 +207,10 @@ int cmd_run(const Args& args) {
     std::cout << std::setw(26) << "wall_s" << r.wall_s << '\n';
   }
   if (!r.kernels.empty()) print_launch_table(r);
+  if (request.stats) {
+    std::cout << '\n';
+    sim::write_stats_text(std::cout, r.stats);
+  }
   return kExitOk;
 }
 

@@ -1,4 +1,7 @@
 #include "models/arch.hpp"
+#include "models/core/issue_policies.hpp"
+#include "models/memory/dram_models.hpp"
+#include "models/memory/replacement_policies.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -79,8 +82,8 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.schedulers = u32("sm.schedulers");
   a.dispatch_per_scheduler = u32("sm.dispatch_per_scheduler");
   a.max_warps_per_scheduler = u32("sm.max_warps_per_scheduler");
-  a.scheduler_policy = c.get_string("sm.scheduler_policy") == "gto" ? SchedulerPolicy::GreedyThenOldest
-                                                                     : SchedulerPolicy::LooseRoundRobin;
+  // The parameter's choices are the table's names, so the config has refused any other already.
+  a.scheduler_policy = IssuePolicies::index_of(c.get_string("sm.scheduler_policy")).value();
   a.fp64_blocks_dual_issue = c.get_bool("sm.fp64_blocks_dual_issue");
   a.units_per_scheduler = c.get_bool("sm.units_per_scheduler");
 
@@ -112,6 +115,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.l1_line_bytes = u32("l1.line_bytes");
   a.l1_sector_bytes = u32("l1.sector_bytes");
   a.l1_ways = u32("l1.ways");
+  a.l1_replacement = memory::ReplacementPolicies::index_of(c.get_string("l1.replacement")).value();
   a.l1_hit_latency = u32("l1.hit_latency");
   a.l1_caches_global = c.get_bool("l1.caches_global");
   a.l1_stores_allocate = c.get_bool("l1.stores_allocate");
@@ -121,6 +125,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.l2_line_bytes = u32("l2.line_bytes");
   a.l2_sector_bytes = u32("l2.sector_bytes");
   a.l2_ways = u32("l2.ways");
+  a.l2_replacement = memory::ReplacementPolicies::index_of(c.get_string("l2.replacement")).value();
   a.l2_slices = u32("l2.slices");
   a.l2_hit_latency = u32("l2.hit_latency");
   a.l2_bytes_per_cycle_per_slice = u32("l2.bytes_per_cycle_per_slice");
@@ -135,6 +140,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.l2_persistence = c.get_bool("l2.persistence");
   a.l2_persist_max_bytes = u64("l2.persist_max_bytes");
   a.l2_max_window_bytes = u64("l2.max_window_bytes");
+  a.dram_model = memory::DramModels::index_of(c.get_string("dram.model")).value();
   a.dram_bus_width_bits = u32("dram.bus_width_bits");
   a.dram_data_rate_mtps = u32("dram.data_rate_mtps");
   a.dram_latency_min = u32("dram.latency_min");

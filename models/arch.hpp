@@ -12,8 +12,6 @@
 
 namespace warpsim::models {
 
-enum class SchedulerPolicy { LooseRoundRobin, GreedyThenOldest };
-
 struct UnitRates {
   // Lanes per SM of each execution-unit class; a warp instruction needs 32 lane-slots, so
   // 192 FP32 lanes issue 6 warp instructions per cycle (SPEC S2.5) and 16 SFU lanes one every
@@ -38,7 +36,7 @@ struct Arch {
 
   // Issue (S1.4, S2.3-S2.6).
   std::uint32_t schedulers = 0, dispatch_per_scheduler = 0, max_warps_per_scheduler = 0;
-  SchedulerPolicy scheduler_policy = SchedulerPolicy::LooseRoundRobin;
+  std::uint32_t scheduler_policy = 0;  // its position in IssuePolicies (models/core/issue_policies.hpp)
   bool fp64_blocks_dual_issue = false;  // S2.4: the source author's belief, on for Kepler
   bool units_per_scheduler = false;     // Hopper: each sub-partition owns its units
   UnitRates units;
@@ -61,12 +59,14 @@ struct Arch {
   // L1 / read-only / L2 / DRAM.
   std::uint64_t l1_bytes = 0;
   std::uint32_t l1_line_bytes = 0, l1_sector_bytes = 0, l1_ways = 0, l1_hit_latency = 0;
+  std::uint32_t l1_replacement = 0;  // L1 and read-only cache: position in ReplacementPolicies
   bool l1_caches_global = false;  // S3.5: Fermi and Hopper yes, Kepler no
   bool l1_stores_allocate = false;  // Hopper: stores allocate L1 lines (memory_system.cpp); else S3.4
   std::uint64_t readonly_bytes = 0;
   std::uint32_t readonly_line_bytes = 0;
   std::uint64_t l2_bytes = 0;
   std::uint32_t l2_line_bytes = 0, l2_sector_bytes = 0, l2_ways = 0, l2_slices = 0;
+  std::uint32_t l2_replacement = 0;  // position in ReplacementPolicies (models/memory/replacement_policies.hpp)
   std::uint32_t l2_hit_latency = 0, l2_bytes_per_cycle_per_slice = 0;
   std::uint32_t l2_partitions = 1, l2_far_latency = 0;
   std::uint64_t l2_clock_khz = 0;
@@ -78,6 +78,7 @@ struct Arch {
   bool l2_persistence = false;
   std::uint64_t l2_persist_max_bytes = 0, l2_max_window_bytes = 0;
   std::uint32_t dram_bus_width_bits = 0, dram_data_rate_mtps = 0;
+  std::uint32_t dram_model = 0;  // its position in DramModels (models/memory/dram_models.hpp)
   std::uint32_t dram_latency_min = 0, dram_latency_max = 0, dram_channels = 0, dram_banks = 0;
   std::uint32_t dram_refresh_interval_ns = 0, dram_refresh_ns = 0, dram_turnaround_ns = 0, dram_write_batch = 1;
 

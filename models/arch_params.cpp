@@ -1,5 +1,8 @@
 // The parameter table of an architecture preset: every key a preset file must give.
 #include "models/arch.hpp"
+#include "models/core/issue_policies.hpp"
+#include "models/memory/dram_models.hpp"
+#include "models/memory/replacement_policies.hpp"
 
 namespace warpsim::models {
 namespace {
@@ -51,7 +54,7 @@ std::vector<ParamSpec> build() {
       integer("sm.schedulers", "schedulers", "warp schedulers per SM (S1.4)", 1, 16),
       integer("sm.dispatch_per_scheduler", "instructions", "dispatch units per scheduler: 2 allows dual issue (S2.3)", 1, 2),
       integer("sm.max_warps_per_scheduler", "warps", "warps one scheduler holds (S1.4)", 1),
-      choice("sm.scheduler_policy", {"lrr", "gto"}, "lrr: fair rotation every cycle (S2.6); gto: greedy-then-oldest"),
+      choice("sm.scheduler_policy", IssuePolicies::names(), IssuePolicies::summary()),
       flag("sm.fp64_blocks_dual_issue", "a DP instruction cannot share its cycle with another of its warp (S2.4)"),
       flag("sm.units_per_scheduler", "execution units belong to one scheduler's sub-partition instead of the SM"),
 
@@ -97,6 +100,8 @@ std::vector<ParamSpec> build() {
       integer("l1.sector_bytes", "bytes", "L1 sector size (Hopper: 4 sectors per line)", 32, 1024),
       integer("l1.ways", "ways", "L1 associativity", 1, 1024),
       integer("l1.hit_latency", "cycles", "L1 hit latency", 1, 10000),
+      choice("l1.replacement", memory::ReplacementPolicies::names(),
+             "replacement in the L1 and the read-only cache: " + memory::ReplacementPolicies::summary()),
       flag("l1.caches_global", "global loads are cached in L1 (S3.5: Fermi yes, Kepler no)"),
       flag("l1.stores_allocate",
            "global stores write through and allocate their line in L1 without fetching it (Volta and later); "
@@ -109,6 +114,8 @@ std::vector<ParamSpec> build() {
       integer("l2.ways", "ways", "L2 associativity", 1, 1024),
       integer("l2.slices", "slices", "L2 slices the address space is interleaved over", 1, 1024),
       integer("l2.hit_latency", "cycles", "L2 hit latency seen by an SM", 1, 10000),
+      choice("l2.replacement", memory::ReplacementPolicies::names(),
+             "replacement in each L2 set: " + memory::ReplacementPolicies::summary()),
       integer("l2.bytes_per_cycle_per_slice", "bytes/cycle", "L2 slice bandwidth", 1, 4096),
       integer("l2.clock_khz", "kHz", "clock of the L2 slices (their lookup rate counts in its cycles)", 1000, 1e8),
       integer("l2.lookups_per_cycle", "sectors", "tag lookups a slice makes per L2 cycle", 1, 1024),
@@ -130,6 +137,7 @@ std::vector<ParamSpec> build() {
       flag("l2.persistence", "CUDA L2 persistence controls are available (S4, cc >= 8.0)"),
       integer("l2.persist_max_bytes", "bytes", "persistingL2CacheMaxSize: largest set-aside (S4.1, S4.7)", 0),
       integer("l2.max_window_bytes", "bytes", "accessPolicyMaxWindowSize (S4.2, S4.7)", 0),
+      choice("dram.model", memory::DramModels::names(), memory::DramModels::summary()),
       integer("dram.bus_width_bits", "bits", "memory bus width", 8, 65536),
       integer("dram.data_rate_mtps", "MT/s", "transfers per second per pin", 1, 100000),
       integer("dram.latency_min", "cycles", "DRAM access latency, unloaded, lowest (S2.7)", 1, 100000),

@@ -3,6 +3,7 @@
 
 #include "models/simulate.hpp"
 #include "sim/json.hpp"
+#include "sim/stats_writers.hpp"
 
 namespace warpsim::models {
 namespace {
@@ -85,6 +86,10 @@ std::string to_json(const RunResult& r) {
   if (!r.verdict.empty()) out << ", \"verdict\": " << sim::json_quote(r.verdict);
   out << ", \"wall_s\": " << sim::json_number(r.wall_s);
   put_sampling(out, r.sampling);
+  if (!r.stats.empty()) {
+    out << ", \"stats\": ";
+    sim::write_stats_json(out, r.stats);
+  }
   if (r.ncu) out << ", \"measurement\": {\"mode\": \"ncu\", \"cache_control\": \"" << (r.ncu_flush_caches ? "all" : "none") << "\"}";
   if (!r.kernels.empty()) {
     out << ", \"kernels\": [";

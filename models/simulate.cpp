@@ -202,6 +202,7 @@ RunResult simulate(const RunRequest& request) {
     for (auto& w : sampler->warnings(numbers)) out.warnings.push_back(std::move(w));
   }
   if (!request.timeline.empty()) timeline.write_csv(request.timeline, numbers, "--timeline");
+  if (request.stats) out.stats = stats.snapshot();
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return out;
 }

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/stats.hpp"
+
 namespace warpsim::models {
 
 struct RunRequest {
@@ -17,6 +19,7 @@ struct RunRequest {
   std::vector<std::string> kernel_params;    // "key=value" (-p)
   std::string trace;                         // kernelslist.g, .traceg(.xz) or .wtrace; or empty
   std::uint64_t seed = 1;
+  bool stats = false;  // keep every counter the models registered (run --stats)
   // Ticks every SM cycle by cycle rather than a window at a time (models/core/gpu.hpp): slower,
   // the same results; for checking the windows.
   bool lockstep = false;
@@ -80,6 +83,9 @@ struct RunResult {
   bool ncu = false, ncu_flush_caches = false;  // as requested
   std::vector<LaunchResult> kernels;  // every launch simulated, in order (trace runs)
   SamplingSummary sampling;
+  // With RunRequest::stats: every counter the models registered in the stats registry, read at
+  // the end of the run (raw counts; `metrics` are derived from the models' own totals).
+  std::vector<sim::StatValue> stats;
 };
 
 // The metrics every run reports, in a fixed order (CONTRACT.md).

@@ -27,4 +27,11 @@ std::uint64_t StatsRegistry::sum(const std::string& prefix, const std::string& s
   return total;
 }
 
+std::vector<StatValue> StatsRegistry::snapshot() const {
+  std::vector<StatValue> values;
+  values.reserve(entries_.size());
+  for (const auto& e : entries_) values.push_back(StatValue{e.name, e.unit, e.description, *e.counter});
+  return values;
+}
+
 }  // namespace warpsim::sim

@@ -16,6 +16,13 @@ struct StatEntry {
   const std::uint64_t* counter;
 };
 
+// A counter's value read at the end of a run, with what describes it: what `warpsim run --stats`
+// prints, after the models that own the counters are gone.
+struct StatValue {
+  std::string name, unit, description;
+  std::uint64_t value = 0;
+};
+
 class StatsRegistry {
  public:
   // The counter must outlive the registry's readers. Duplicate names are a programming error.
@@ -26,6 +33,8 @@ class StatsRegistry {
   std::uint64_t value(const std::string& name) const;
   // Sum over every counter whose name matches `prefix*suffix`, e.g. ("gpu.sm", ".l1.hits").
   std::uint64_t sum(const std::string& prefix, const std::string& suffix) const;
+  // Every counter's value now, in registration order.
+  std::vector<StatValue> snapshot() const;
 
  private:
   std::vector<StatEntry> entries_;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "traces/accelsim/trace_origin.hpp"
+#include "traces/traced_kernel_source.hpp"
 #include "traces/workload.hpp"
 
 namespace warpsim::traces {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "traces/accelsim/trace_origin.hpp"
+#include "traces/traced_kernel_source.hpp"
 #include "traces/block_pipeline.hpp"
 
 namespace warpsim::traces {

@@ -1,6 +1,6 @@
 // dram.write_batch, the one DRAM number hopper-h100.ini calibrates on a measured time: the writes
 // a channel drains between two read/write turnarounds sets how much of the bus a write-back costs
-// beyond its burst (dram_channel.cpp), and so the time of a DRAM-bound kernel that reads and writes.
+// beyond its burst (banked_dram.cpp), and so the time of a DRAM-bound kernel that reads and writes.
 // The kernel is hopper-h100's: readOffset at offset 0 and the largest n of offset.csv, which reads
 // two arrays and writes one, each far larger than L2. The batch is the one whose simulated time
 // is the measured one. That time falls as a + b / batch (the turnarounds' share of the bus), so a

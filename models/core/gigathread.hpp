@@ -22,7 +22,7 @@
 #include "models/core/sm.hpp"
 #include "models/occupancy.hpp"
 #include "sim/clocked_component.hpp"
-#include "traces/accelsim/trace_origin.hpp"
+#include "traces/traced_kernel_source.hpp"
 #include "traces/kernel_source.hpp"
 
 namespace warpsim::models {

@@ -55,8 +55,8 @@ void Sm::set_state(std::uint32_t s, SchedulerState state, sim::Cycle now) {
     } else if (in.active_mask != 0) {
       r = memory_.access(id_, w.kernel_slot, in, now);
     }
-    unit.consume(r.issue_cycles);
-    counters_.pipe_slots[static_cast<int>(in.unit)] += r.issue_cycles;
+    unit.consume(r.passes);
+    counters_.pipe_slots[static_cast<int>(in.unit)] += r.passes;
     w.scoreboard.write(in, r.ready, true);
     Block& block = blocks_[w.block_slot];
     block.last_memory_ready = std::max(block.last_memory_ready, r.ready);
@@ -133,6 +133,22 @@ SchedulerState Sm::operand_stall(std::uint32_t s, const Earliest& c) const {
   return (m.waits_on_memory & b) ? SchedulerState::MemoryDependency : SchedulerState::AluDependency;
 }
 
+Sm::IssueDue Sm::issue_due_for(std::uint32_t policy) {
+  return IssuePolicies::visit(policy, []<class Policy>(std::type_identity<Policy>) -> IssueDue { return &Sm::issue_due<Policy>; });
+}
+
+template <IssuePolicy Policy>
+bool Sm::issue_due(std::uint32_t order, std::uint32_t first, sim::Cycle now) {
+  const std::uint32_t n = arch_.schedulers;
+  bool issued = false;
+  for (std::uint32_t bits = order; bits != 0; bits &= bits - 1) {
+    const std::uint32_t s = first + static_cast<std::uint32_t>(__builtin_ctz(bits));
+    issued |= issue_from<Policy>(s >= n ? s - n : s, now);
+  }
+  return issued;
+}
+
+template <IssuePolicy Policy>
 bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   const std::uint32_t n = per_scheduler_;
   Scheduler& m = sched_[s];
@@ -147,43 +163,12 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   const std::uint64_t runnable = m.active & ~m.at_barrier;
   std::uint64_t eligible = runnable & look_now.ready;
 
-  std::uint32_t chosen = n;
-  bool unit_busy = false;
-  sim::Cycle unit_free = kNever;  // when the first unit that turned an eligible warp away has room
-  if (arch_.scheduler_policy == SchedulerPolicy::GreedyThenOldest) {
-    // Keep issuing from the last warp while it can; otherwise the oldest that can.
-    const std::uint32_t g = m.greedy;
-    if ((eligible >> g & 1) && units[static_cast<int>(unit[g])].can_issue(now)) {
-      chosen = g;
-    } else {
-      const std::uint64_t* age = &age_[std::size_t(s) * width_];
-      for (std::uint64_t c = eligible; c != 0; c &= c - 1) {
-        const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctzll(c));
-        UnitPool& u = units[static_cast<int>(unit[i])];
-        if (!u.can_issue(now)) {
-          unit_busy = true;
-          unit_free = std::min(unit_free, u.next_free(now));
-          continue;
-        }
-        if (chosen == n || age[i] < age[chosen]) chosen = i;
-      }
-    }
-  } else {
-    // S2.6: fair rotation — the first eligible warp after the one that issued last.
-    const std::uint32_t start = m.rotation;
-    std::uint64_t c = eligible;
-    while (c != 0) {
-      const std::uint32_t i = first_in_rotation(c, start);
-      UnitPool& u = units[static_cast<int>(unit[i])];
-      if (u.can_issue(now)) {
-        chosen = i;
-        break;
-      }
-      unit_busy = true;
-      unit_free = std::min(unit_free, u.next_free(now));
-      c &= ~(std::uint64_t{1} << i);
-    }
-  }
+  typename Policy::State& policy = std::get<typename Policy::State>(m.policy);
+  const IssueChoice choice =
+      Policy::choose(policy, IssueLook{eligible, unit, units, &age_[std::size_t(s) * width_], n, now});
+  const std::uint32_t chosen = choice.warp;
+  const bool unit_busy = choice.unit_busy;
+  const sim::Cycle unit_free = choice.unit_free;  // when the first unit that turned an eligible warp away has room
 
   if (chosen == n) {
     // Nothing changes for this scheduler before a waiting warp's operands land or a unit that
@@ -214,12 +199,12 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
     ++counters_.dual_issues;
   }
   advance(w, s, chosen, now);
-  m.rotation = chosen + 1 == n ? 0 : chosen + 1;
-  m.greedy = chosen;
+  Policy::issued(policy, chosen, n);
   set_state(s, SchedulerState::Issued, now);
   // Next look: now + 1 if another warp could go; otherwise when the closest warp (this one
-  // included) can, and the cycles until then are stalls whose reason is known now.
-  if (another_eligible || unit_busy || arch_.scheduler_policy == SchedulerPolicy::GreedyThenOldest) {
+  // included) can, and the cycles until then are stalls whose reason is known now -- for a
+  // policy that keeps the contract of issue_policy.hpp.
+  if (another_eligible || unit_busy || !Policy::kSleepsAfterLoneIssue) {
     m.recheck_at = now + 1;
   } else {
     // The closest warp now: the look's waiting one or this warp's next instruction, unless the
@@ -387,10 +372,7 @@ bool Sm::tick(sim::Cycle now) {
                                                    : static_cast<std::uint32_t>(now % n);
     // Bit k of `order`: scheduler (first + k) % n is due.
     const std::uint32_t order = ((due >> first) | (due << (n - first))) & ((1u << n) - 1);
-    for (std::uint32_t bits = order; bits != 0; bits &= bits - 1) {
-      const std::uint32_t s = first + static_cast<std::uint32_t>(__builtin_ctz(bits));
-      issued |= issue_from(s >= n ? s - n : s, now);
-    }
+    issued = (this->*issue_due_)(order, first, now);
   }
   // Sleep until a scheduler could find something or a finished block's memory operations
   // complete: after an issue that is often not the next cycle (a lone warp waiting on its own

@@ -14,6 +14,7 @@
 
 #include "models/arch.hpp"
 #include "models/core/access_log.hpp"
+#include "models/core/issue_policies.hpp"
 #include "models/core/stall_reason.hpp"
 #include "models/core/unit_pool.hpp"
 #include "models/core/warp.hpp"
@@ -133,8 +134,7 @@ class Sm final : public sim::ClockedComponent {
     // is skipped; launches and barrier releases pull it earlier.
     sim::Cycle recheck_at = kNever;
     sim::Cycle state_since = 0;
-    std::uint32_t rotation = 0;     // next position to look at (S2.6)
-    std::uint32_t greedy = 0;       // last warp issued (gto)
+    IssuePolicies::States policy;   // what the issue policy remembers (issue_policies.hpp)
     SchedulerState state = SchedulerState::Idle;
     bool undecided = false;         // `state` stands in until settle() (undecided_ says more)
   };
@@ -180,6 +180,13 @@ class Sm final : public sim::ClockedComponent {
   ActiveMasks active_masks() const;
   std::uint32_t free_slot(const ActiveMasks& active, std::uint32_t from) const;
   void arrive(std::uint32_t block, sim::Cycle now);  // places a dispatched block's warps
+  // Asks the due schedulers in `order` (bit k: scheduler (first + k) % n is due) to issue, with
+  // the issue policy `Policy`; whether any did. The SM picks its instance once (issue_due_for).
+  template <IssuePolicy Policy>
+  bool issue_due(std::uint32_t order, std::uint32_t first, sim::Cycle now);
+  using IssueDue = bool (Sm::*)(std::uint32_t order, std::uint32_t first, sim::Cycle now);
+  static IssueDue issue_due_for(std::uint32_t policy);
+  template <IssuePolicy Policy>
   bool issue_from(std::uint32_t scheduler, sim::Cycle now);
   // The waiting warp (in `candidates`) whose operands land first.
   Earliest closest(std::uint32_t scheduler, std::uint64_t candidates) const {
@@ -189,12 +196,6 @@ class Sm final : public sim::ClockedComponent {
   SchedulerState stall_reason(std::uint32_t scheduler, const Earliest& c) const;
   // The stall reason of a scheduler with runnable warps: what its closest warp `c` waits for.
   SchedulerState operand_stall(std::uint32_t scheduler, const Earliest& c) const;
-  // S2.6's rotation: the lowest index set in `candidates` (not 0) at or after `start`, else the
-  // lowest set at all (the search wraps around).
-  static std::uint32_t first_in_rotation(std::uint64_t candidates, std::uint32_t start) {
-    const std::uint64_t after = candidates >> start << start;
-    return static_cast<std::uint32_t>(__builtin_ctzll(after != 0 ? after : candidates));
-  }
   void recheck(std::uint32_t scheduler, sim::Cycle at) {
     sim::Cycle& r = sched_[scheduler].recheck_at;
     r = std::min(r, at);
@@ -248,6 +249,7 @@ class Sm final : public sim::ClockedComponent {
   const sim::TickGroup& ticks_;
   BlockRetireListener& listener_;
   const int buffer_depth_;  // 2 when the preset can dual-issue, else 1
+  const IssueDue issue_due_;  // issue_due for the preset's sm.scheduler_policy
 
   const std::uint32_t per_scheduler_;                 // warp slots per scheduler
   const std::uint32_t width_;                         // per_scheduler_ rounded up to a multiple of 4 (warp_scan.hpp)

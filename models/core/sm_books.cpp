@@ -21,6 +21,7 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
       ticks_(ticks),
       listener_(listener),
       buffer_depth_(arch.dispatch_per_scheduler > 1 ? 2 : 1),
+      issue_due_(issue_due_for(arch.scheduler_policy)),
       per_scheduler_((arch.max_warps_per_sm + arch.schedulers - 1) / arch.schedulers),
       width_((per_scheduler_ + 3) / 4 * 4),
       warps_(std::size_t(width_) * arch.schedulers),

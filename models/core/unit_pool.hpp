@@ -25,9 +25,9 @@ class UnitPool {
     refill(now);
     return credits_ >= kWarpSlots;
   }
-  // Takes `issue_slots` warp-instruction slots (1 + replays).
-  void consume(std::uint32_t issue_slots) {
-    credits_ = static_cast<std::int32_t>(credits_ - kWarpSlots * static_cast<std::int64_t>(issue_slots));
+  // Takes `passes` warp-instruction slots (1 + replays, S3.1).
+  void consume(std::uint32_t passes) {
+    credits_ = static_cast<std::int32_t>(credits_ - kWarpSlots * static_cast<std::int64_t>(passes));
   }
   // First cycle at which can_issue will be true again.
   sim::Cycle next_free(sim::Cycle now) {

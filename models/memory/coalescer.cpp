@@ -197,9 +197,9 @@ SharedAccessShape shared_bank_shape(const traces::Instruction& inst) {
   for (std::uint32_t i = 0; i < n; ++i) {
     if (i > 0 && words[i] == words[i - 1]) continue;  // broadcast: same word, one read
     ++distinct;
-    shape.wavefronts = std::max(shape.wavefronts, ++per_bank[words[i] % kSharedBanks]);
+    shape.passes = std::max(shape.passes, ++per_bank[words[i] % kSharedBanks]);
   }
-  shape.ideal_wavefronts = (distinct + kSharedBanks - 1) / kSharedBanks;
+  shape.ideal_passes = (distinct + kSharedBanks - 1) / kSharedBanks;
   return shape;
 }
 

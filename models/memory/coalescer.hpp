@@ -92,11 +92,11 @@ void plan_store_transactions(const SectorSet& sectors, StoreTransactionList& out
 
 // Shared memory (S3.10): 32 banks of 4 bytes. Lanes reading different 4-byte words of one bank
 // serialise; lanes on the same word are served together (broadcast). The instruction takes as
-// many wavefronts as the busiest bank has distinct words.
+// many passes (ncu: wavefronts) as the busiest bank has distinct words.
 struct SharedAccessShape {
-  std::uint32_t wavefronts = 0;        // passes through the banks
-  std::uint32_t ideal_wavefronts = 0;  // what the same bytes would take with no conflict
-  std::uint32_t conflicts() const { return wavefronts - ideal_wavefronts; }
+  std::uint32_t passes = 0;        // through the banks: 1 + replays
+  std::uint32_t ideal_passes = 0;  // what the same bytes would take with no conflict
+  std::uint32_t conflicts() const { return passes - ideal_passes; }
 };
 inline constexpr std::uint32_t kSharedBanks = 32;
 inline constexpr std::uint32_t kSharedBankBytes = 4;

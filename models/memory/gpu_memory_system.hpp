@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "models/memory/coalescer.hpp"
-#include "models/memory/dram_channel.hpp"
+#include "models/memory/dram_models.hpp"
 #include "models/memory/l2_cache.hpp"
 #include "models/memory/memory_system.hpp"
 #include "models/memory/persistence_policy.hpp"
@@ -39,15 +39,16 @@ class GpuMemorySystem final : public MemorySystem {
  public:
   GpuMemorySystem(const Arch& arch, sim::StatsRegistry& stats, std::uint64_t seed)
       : arch_(arch),
-        dram_(arch, seed),
-        l2_(arch, dram_, stats),
+        dram_(memory::make_dram(arch, seed)),
+        l2_(arch, *dram_, stats),
         policy_(arch, seed),
         sectored_l1_(arch.l1_sector_bytes < arch.l1_line_bytes) {
-    const memory::SectorCacheGeometry l1{arch.l1_bytes, arch.l1_line_bytes, arch.l1_sector_bytes, arch.l1_ways};
-    // The read-only cache is a 32-byte-line cache (S3.6); the preset gives no associativity, we
-    // assume the L1's.
+    const memory::SectorCacheGeometry l1{arch.l1_bytes, arch.l1_line_bytes, arch.l1_sector_bytes, arch.l1_ways,
+                                         arch.l1_replacement};
+    // The read-only cache is a 32-byte-line cache (S3.6); the preset gives no associativity or
+    // replacement, we assume the L1's.
     const memory::SectorCacheGeometry ro{arch.readonly_bytes, arch.readonly_line_bytes, arch.readonly_line_bytes,
-                                         arch.l1_ways};
+                                         arch.l1_ways, arch.l1_replacement};
     l1_.reserve(arch.sms);
     readonly_.reserve(arch.sms);
     for (std::uint32_t sm = 0; sm < arch.sms; ++sm) {
@@ -123,8 +124,8 @@ class GpuMemorySystem final : public MemorySystem {
   const MemoryCounters& counters() const override {
     counters_.l2_sector_hits = l2_.sector_hits();
     counters_.l2_sector_lookups = l2_.sector_lookups();
-    counters_.dram_read_bytes = dram_.bytes_read();
-    counters_.dram_write_bytes = dram_.bytes_written();
+    counters_.dram_read_bytes = dram_->bytes_read();
+    counters_.dram_write_bytes = dram_->bytes_written();
     return counters_;
   }
   void reset_persisting() override { l2_.reset_persisting(); }
@@ -137,7 +138,7 @@ class GpuMemorySystem final : public MemorySystem {
     for (auto& ro : readonly_) ro.invalidate_all();
     l2_.flush(now);
     l2_.invalidate(0, ~std::uint64_t{0});
-    return std::max(now, dram_.quiet_at());
+    return std::max(now, dram_->quiet_at());
   }
 
  private:
@@ -155,18 +156,19 @@ class GpuMemorySystem final : public MemorySystem {
 
   // The LD/ST path through L1 handles one 128-byte line per cycle: an instruction touching N
   // lines occupies it N cycles (S3.1: N-1 replays). Returns the cycle the first line is looked up.
-  sim::Cycle occupy_l1(std::uint32_t sm, sim::Cycle now, std::uint32_t wavefronts) {
+  // The L1 counter keeps ncu's word for a pass, a wavefront.
+  sim::Cycle occupy_l1(std::uint32_t sm, sim::Cycle now, std::uint32_t passes) {
     const sim::Cycle start = std::max(now, l1_free_[sm]);
-    l1_free_[sm] = start + wavefronts;
-    counters_.l1_wavefronts += wavefronts;
+    l1_free_[sm] = start + passes;
+    counters_.l1_wavefronts += passes;
     return start;
   }
 
-  MemoryAccessResult finish(sim::Cycle ready, std::uint32_t wavefronts) { return finish(counters_, ready, wavefronts); }
-  static MemoryAccessResult finish(MemoryCounters& counters, sim::Cycle ready, std::uint32_t wavefronts) {
-    const std::uint32_t issue = std::max<std::uint32_t>(1, wavefronts);
-    counters.replays += issue - 1;
-    return {ready, issue};
+  MemoryAccessResult finish(sim::Cycle ready, std::uint32_t passes) { return finish(counters_, ready, passes); }
+  static MemoryAccessResult finish(MemoryCounters& counters, sim::Cycle ready, std::uint32_t passes) {
+    const std::uint32_t at_least_one = std::max<std::uint32_t>(1, passes);
+    counters.replays += at_least_one - 1;
+    return {ready, at_least_one};
   }
 
   // Where SM `sm`'s shared-memory and constant accesses for kernel slot `slot` count: counters_,
@@ -342,7 +344,7 @@ class GpuMemorySystem final : public MemorySystem {
   static constexpr std::uint32_t kNoWindow = 0xffffffffu;  // local memory: never in a window
 
   Arch arch_;
-  memory::DramSystem dram_;
+  std::unique_ptr<memory::DramModel> dram_;  // the preset's dram.model
   memory::L2Cache l2_;
   memory::PersistencePolicy policy_;
   bool sectored_l1_;

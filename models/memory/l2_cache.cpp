@@ -16,14 +16,14 @@ SectorCacheGeometry l2_geometry(const Arch& arch) {
   const std::uint64_t sets_per_slice =
       std::max<std::uint64_t>(1, arch.l2_bytes / slices / arch.l2_line_bytes / std::max<std::uint32_t>(1, arch.l2_ways));
   return SectorCacheGeometry{sets_per_slice * slices * arch.l2_line_bytes * arch.l2_ways, arch.l2_line_bytes,
-                             arch.l2_sector_bytes, arch.l2_ways};
+                             arch.l2_sector_bytes, arch.l2_ways, arch.l2_replacement};
 }
 
 std::uint32_t popcount(std::uint32_t bits) { return static_cast<std::uint32_t>(__builtin_popcount(bits)); }
 
 }  // namespace
 
-L2Cache::L2Cache(const Arch& arch, DramSystem& dram, sim::StatsRegistry& stats)
+L2Cache::L2Cache(const Arch& arch, DramModel& dram, sim::StatsRegistry& stats)
     : dram_(dram),
       cache_(l2_geometry(arch)),
       slices_(std::max<std::uint32_t>(1, arch.l2_slices)),

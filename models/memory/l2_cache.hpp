@@ -72,7 +72,7 @@
 #include <vector>
 
 #include "models/arch.hpp"
-#include "models/memory/dram_channel.hpp"
+#include "models/memory/dram_model.hpp"
 #include "models/memory/persistence_policy.hpp"
 #include "models/memory/sector_cache.hpp"
 #include "sim/stats.hpp"
@@ -82,7 +82,7 @@ namespace warpsim::models::memory {
 
 class L2Cache {
  public:
-  L2Cache(const Arch& arch, DramSystem& dram, sim::StatsRegistry& stats);
+  L2Cache(const Arch& arch, DramModel& dram, sim::StatsRegistry& stats);
 
   // Every request names the partition its SM is near (Arch::l2_sm_partition; 0 with one).
   // A sector read (L1 miss, uncached load, atomic) at core cycle `now`, with the persistence
@@ -206,7 +206,7 @@ class L2Cache {
   void list_remove(std::uint32_t slot);
   void list_push_front(std::uint32_t slot);
 
-  DramSystem& dram_;
+  DramModel& dram_;
   SectorCache cache_;
   std::uint32_t slices_ = 1, sets_per_slice_ = 1, line_bytes_ = 128, sector_bytes_ = 32;
   std::uint32_t partitions_ = 1, slices_per_partition_ = 1;

@@ -96,12 +96,12 @@ sim::Cycle GpuMemorySystem::line_through(std::uint32_t sm, SectorCache& cache, s
 MemoryAccessResult GpuMemorySystem::global_load(std::uint32_t sm, std::uint32_t kernel_slot, const Instruction& inst,
                                sim::Cycle now) {
   const LoadPath path = load_path_[static_cast<int>(inst.cache_op)];
-  const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
+  const std::uint32_t passes = sectors_.distinct_blocks(kLsuLineBytes);
   ++counters_.gld_requests;
   counters_.gld_sectors += sectors_.count;
   counters_.gld_bytes_requested += sectors_.useful_bytes();
   sim::Cycle ready = now;
-  const sim::Cycle t = occupy_l1(sm, now, wavefronts);
+  const sim::Cycle t = occupy_l1(sm, now, passes);
   switch (path) {
     case LoadPath::L1Lines: {
       memory::gather_blocks(sectors_, arch_.l1_line_bytes, blocks_);
@@ -126,7 +126,7 @@ MemoryAccessResult GpuMemorySystem::global_load(std::uint32_t sm, std::uint32_t 
       break;
     }
   }
-  return finish(ready, wavefronts);
+  return finish(ready, passes);
 }
 
 }  // namespace warpsim::models::gpu_memory

@@ -71,8 +71,8 @@ void GpuMemorySystem::invalidate_in_l1(std::uint32_t sm) {
 }
 
 MemoryAccessResult GpuMemorySystem::global_atomic(std::uint32_t sm, std::uint32_t kernel_slot, sim::Cycle now) {
-  const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
-  const sim::Cycle t = occupy_l1(sm, now, wavefronts);
+  const std::uint32_t passes = sectors_.distinct_blocks(kLsuLineBytes);
+  const sim::Cycle t = occupy_l1(sm, now, passes);
   invalidate_in_l1(sm);
   sim::Cycle ready = t + 1;
   for (std::uint32_t i = 0; i < sectors_.count; ++i) {
@@ -80,7 +80,7 @@ MemoryAccessResult GpuMemorySystem::global_atomic(std::uint32_t sm, std::uint32_
     ready = std::max(ready, l2_read(sm, kernel_slot, a, t));
     l2_.write(a, t, property(kernel_slot, a), near(sm));
   }
-  return finish(ready, wavefronts);
+  return finish(ready, passes);
 }
 
 }  // namespace warpsim::models::gpu_memory

@@ -20,8 +20,8 @@ void GpuMemorySystem::register_stats(sim::StatsRegistry& stats) {
   stats.add("gpu.l1.sector_lookups", c.l1_sector_lookups, "sectors", "L1 / read-only cache sector lookups");
   stats.add("gpu.l2.sector_hits", l2_.sector_hits_counter(), "sectors", "L2 sector lookups that hit");
   stats.add("gpu.l2.sector_lookups", l2_.sector_lookups_counter(), "sectors", "L2 sector lookups");
-  stats.add("gpu.dram.read_bytes", dram_.bytes_read_counter(), "bytes", "bytes read from DRAM");
-  stats.add("gpu.dram.write_bytes", dram_.bytes_written_counter(), "bytes", "bytes written to DRAM");
+  stats.add("gpu.dram.read_bytes", dram_->bytes_read_counter(), "bytes", "bytes read from DRAM");
+  stats.add("gpu.dram.write_bytes", dram_->bytes_written_counter(), "bytes", "bytes written to DRAM");
   stats.add("gpu.mem.shared_requests", c.shared_requests, "requests", "shared-memory warp instructions");
   stats.add("gpu.mem.shared_bank_conflicts", c.shared_bank_conflicts, "wavefronts",
             "extra shared-memory passes caused by bank conflicts (S3.10)");
@@ -87,12 +87,12 @@ CoalescedAccess GpuMemorySystem::coalesce(const Instruction& inst) const {
 }
 
 MemoryAccessResult GpuMemorySystem::local(std::uint32_t sm, const Instruction& inst, sim::Cycle now) {
-  const std::uint32_t wavefronts = sectors_.distinct_blocks(kLsuLineBytes);
-  const sim::Cycle t = occupy_l1(sm, now, wavefronts);
+  const std::uint32_t passes = sectors_.distinct_blocks(kLsuLineBytes);
+  const sim::Cycle t = occupy_l1(sm, now, passes);
   sim::Cycle ready = t + 1;
   SectorCache& l1 = l1_[sm];
   if (inst.mem_op == MemOp::Load && !l1.empty_geometry() && sectored_l1_)
-    return finish(std::max(ready, sectors_through(sm, l1, kNoWindow, t, LineClass::Normal)), wavefronts);
+    return finish(std::max(ready, sectors_through(sm, l1, kNoWindow, t, LineClass::Normal)), passes);
   for (std::uint32_t i = 0; i < sectors_.count; ++i) {
     const std::uint64_t a = sectors_.address[i];
     if (inst.mem_op != MemOp::Load) {
@@ -103,14 +103,14 @@ MemoryAccessResult GpuMemorySystem::local(std::uint32_t sm, const Instruction& i
       ready = std::max(ready, line_through(sm, l1, kNoWindow, l1.line_of(a) * l1.line_bytes(), t));
     }
   }
-  return finish(ready, wavefronts);
+  return finish(ready, passes);
 }
 
 MemoryAccessResult GpuMemorySystem::shared(const Instruction& inst, sim::Cycle now, MemoryCounters& counters) const {
   const memory::SharedAccessShape shape = memory::shared_bank_shape(inst);
   ++counters.shared_requests;
   counters.shared_bank_conflicts += shape.conflicts();
-  const std::uint32_t passes = std::max<std::uint32_t>(1, shape.wavefronts);
+  const std::uint32_t passes = std::max<std::uint32_t>(1, shape.passes);
   counters.shared_wavefronts += passes;
   return finish(counters, now + arch_.shared_latency + (passes - 1), passes);
 }

@@ -27,7 +27,7 @@ struct CoalescedAccess {
 
 struct MemoryAccessResult {
   sim::Cycle ready = 0;            // core cycle at which load results are written / the store is done
-  std::uint32_t issue_cycles = 1;  // cycles the LD/ST unit stays busy: 1 + replays (S3.1)
+  std::uint32_t passes = 1;  // 1 + replays (S3.1): the LD/ST issue slots it takes, one L1 or bank cycle each
 };
 
 // Counters in ncu's terms (CONTRACT.md names); totals over the whole GPU. Only std::uint64_t

@@ -20,6 +20,9 @@ SectorCache::SectorCache(const SectorCacheGeometry& g) {
   sector_bytes_ = g.sector_bytes;
   sectors_per_line_ = g.line_bytes / g.sector_bytes;
   ways_ = g.ways;
+  if (g.replacement >= ReplacementPolicies::kCount) throw std::invalid_argument("cache replacement policy out of range");
+  replacement_ = g.replacement;
+  ages_set_ = ReplacementPolicies::visit(replacement_, []<class P>(std::type_identity<P>) { return P::kAgesSet; });
   sets_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, g.bytes / g.line_bytes / g.ways));
   if ((ways_ & (ways_ - 1)) == 0) ways_shift_ = __builtin_ctz(ways_);
   if ((line_bytes_ & (line_bytes_ - 1)) == 0) line_shift_ = __builtin_ctz(line_bytes_);
@@ -49,6 +52,20 @@ void SectorCache::rebase(sim::Cycle ready) {
     }
   }
   epoch_ = epoch;
+}
+
+void SectorCache::age_set(std::uint32_t set, const Line& victim) {
+  const std::uint64_t victim_rank = *victim.meta & kRankMask;
+  const std::uint64_t victim_class = *victim.meta & (std::uint64_t{3} << kClassShift);
+  const std::uint64_t* tags = block(set);
+  std::uint64_t* meta = block(set) + ways_;
+  ReplacementPolicies::visit(replacement_, [&]<class P>(std::type_identity<P>) {
+    for (std::uint32_t w = 0; w < ways_; ++w) {
+      if (tags[w] == kInvalidStored || (meta[w] & (std::uint64_t{3} << kClassShift)) != victim_class) continue;
+      if (meta + w == victim.meta) continue;
+      meta[w] = (meta[w] & ~kRankMask) | P::aged(meta[w] & kRankMask, victim_rank);
+    }
+  });
 }
 
 void SectorCache::invalidate_all() {

@@ -1,14 +1,16 @@
 #pragma once
 // A set-associative sectored cache: tags per line, a valid and a dirty bit per sector, the cycle
 // each sector's fill arrives (so a later miss to a sector already being fetched waits for that
-// fill instead of fetching again), LRU stamps, and an eviction class per line (streaming lines
-// go first, persisting lines last: S4.1, S4.5). Only state: no timing and no policy about what
+// fill instead of fetching again), a replacement rank and an eviction class per line (streaming
+// lines go first, persisting lines last: S4.1, S4.5). The replacement policy that sets the ranks
+// is chosen per cache (replacement_policies.hpp). Only state: no timing and no policy about what
 // to do on a miss; L1, the read-only cache and L2 build on it. Flat arrays, no allocation after
 // construction.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 
+#include "models/memory/replacement_policies.hpp"
 #include "models/memory/way_scan.hpp"
 #include "sim/time.hpp"
 
@@ -22,6 +24,7 @@ struct SectorCacheGeometry {
   std::uint32_t line_bytes = 128;
   std::uint32_t sector_bytes = 32;
   std::uint32_t ways = 4;
+  std::uint32_t replacement = 0;  // its position in ReplacementPolicies
 };
 
 // Gives back a cache's words (sim/zero_pages.hpp).
@@ -95,13 +98,17 @@ class SectorCache {
     const std::uint32_t way = first_equal(block(set), ways_, stored_tag(line_number));
     return way < ways_ ? line_in(set, way) : Line{};
   }
-  // The line to replace in `set`: an invalid one, else the least recently used of the lowest
-  // eviction class present (streaming before normal before persisting). The class sits above
-  // the LRU stamp in the metadata word, so one comparison orders both.
-  Line victim(std::uint32_t set) const {
+  // The line to replace in `set`: an invalid one, else the lowest rank of the lowest eviction
+  // class present (streaming before normal before persisting). The class sits above the rank in
+  // the metadata word, so one comparison orders both. The caller installs a line in it next; a
+  // policy that ages the set on a replacement (SRRIP) has done so.
+  Line victim(std::uint32_t set) {
     const std::uint64_t* tags = block(set);
     const std::uint32_t invalid = first_equal(tags, ways_, kInvalidStored);
-    return line_in(set, invalid < ways_ ? invalid : lowest_way(tags + ways_, ways_, kRankMask));
+    if (invalid < ways_) return line_in(set, invalid);
+    const Line line = line_in(set, lowest_way(tags + ways_, ways_, kVictimOrderMask));
+    if (ages_set_ && (*line.meta & kRankMask) != 0) age_set(set, line);
+    return line;
   }
   // The line `line_number` in its default set, touched (`present` true); else the set's victim,
   // replaced by the line with no valid sector (`present` false). For the write-through L1 and
@@ -122,14 +129,16 @@ class SectorCache {
   void install(const Line& line, std::uint64_t line_number, LineClass cls) {
     *line.tag = stored_tag(line_number);
     if (!installed_) installed_ = true;  // read, not written, once set: the hot path's line stays clean
-    *line.meta = pack(++clock_, cls, 0, 0);
+    *line.meta = pack(ReplacementPolicies::visit(replacement_, [&]<class P>(std::type_identity<P>) { return P::inserted(clock_); }), cls, 0, 0);
   }
   void invalidate(const Line& line) {
     *line.tag = kInvalidStored;
     *line.meta = 0;
   }
   void invalidate_all();
-  void touch(const Line& line) { *line.meta = (*line.meta & ~kLruMask) | (++clock_ & kLruMask); }
+  void touch(const Line& line) {
+    *line.meta = (*line.meta & ~kRankMask) | ReplacementPolicies::visit(replacement_, [&]<class P>(std::type_identity<P>) { return P::hit(clock_); });
+  }
 
   bool valid(const Line& line) const { return *line.tag != kInvalidStored; }
   std::uint64_t tag(const Line& line) const { return *line.tag - 1; }  // an invalid line's: ~0
@@ -165,8 +174,8 @@ class SectorCache {
   }
   void clean(const Line& line) { *line.meta &= ~(std::uint64_t{0xff} << kDirtyShift); }
   // The dirty lines of `set` whose class ranks below `below` (persisting lines are excluded by
-  // passing LineClass::Persisting); `oldest` gets the least recently used of them other than
-  // `except`, or a handle that is not found().
+  // passing LineClass::Persisting); `oldest` gets the one of them other than `except` that the
+  // replacement policy would lose first (lowest rank), or a handle that is not found().
   std::uint32_t dirty_lines(std::uint32_t set, LineClass below, const Line& except, Line& oldest) const {
     const std::uint64_t* tags = block(set);
     const std::uint64_t* meta = tags + ways_;
@@ -176,8 +185,8 @@ class SectorCache {
       if (tags[w] == kInvalidStored || (meta[w] >> kDirtyShift) == 0) continue;
       if (((meta[w] >> kClassShift) & 3u) >= static_cast<std::uint8_t>(below)) continue;
       ++count;
-      if (tags + w != except.tag && (meta[w] & kLruMask) < oldest_stamp) {
-        oldest_stamp = meta[w] & kLruMask;
+      if (tags + w != except.tag && (meta[w] & kRankMask) < oldest_stamp) {
+        oldest_stamp = meta[w] & kRankMask;
         oldest_way = w;
       }
     }
@@ -191,8 +200,8 @@ class SectorCache {
   }
 
  private:
-  // Each set is one block of 64-bit words: the tags, then one metadata word per way (LRU stamp
-  // in bits 0-39, class in 40-41, valid sectors in 48-55, dirty sectors in 56-63), then the fill
+  // Each set is one block of 64-bit words: the tags, then one metadata word per way (replacement
+  // rank in bits 0-39, class in 40-41, valid sectors in 48-55, dirty sectors in 56-63), then the fill
   // cycle of every sector as 32-bit offsets from epoch_, way by way (read and written only as
   // 32-bit values). A lookup, a replacement and a fill touch adjacent host cache lines of one
   // page instead of one line per array: the simulated L2 is tens of MB and streaming kernels
@@ -203,13 +212,12 @@ class SectorCache {
   // time and memory, for the sets it uses rather than for the whole GPU's caches.
   static constexpr std::uint64_t kInvalidStored = 0;
   static std::uint64_t stored_tag(std::uint64_t line_number) { return line_number + 1; }
-  static constexpr std::uint64_t kLruMask = (std::uint64_t{1} << 40) - 1;
   static constexpr int kClassShift = 40, kValidShift = 48, kDirtyShift = 56;
-  static std::uint64_t pack(std::uint64_t lru, LineClass cls, std::uint8_t valid, std::uint8_t dirty) {
-    return (lru & kLruMask) | (std::uint64_t{static_cast<std::uint8_t>(cls)} << kClassShift) |
+  static std::uint64_t pack(std::uint64_t rank, LineClass cls, std::uint8_t valid, std::uint8_t dirty) {
+    return (rank & kRankMask) | (std::uint64_t{static_cast<std::uint8_t>(cls)} << kClassShift) |
            (std::uint64_t{valid} << kValidShift) | (std::uint64_t{dirty} << kDirtyShift);
   }
-  static constexpr std::uint64_t kRankMask = (std::uint64_t{3} << kClassShift) | kLruMask;  // class, then LRU
+  static constexpr std::uint64_t kVictimOrderMask = (std::uint64_t{3} << kClassShift) | kRankMask;  // class, then rank
   static constexpr std::uint64_t kReadyMask = 0xffffffffu;
   std::uint64_t* block(std::uint32_t set) const { return &words_[std::size_t{set} * block_words_]; }
   std::uint32_t* fills_of(std::uint32_t set) const { return reinterpret_cast<std::uint32_t*>(block(set) + 2 * ways_); }
@@ -221,12 +229,17 @@ class SectorCache {
   // epoch to 2^31 cycles before it. Fill cycles older than the new epoch become the epoch: they
   // stay in the past, which is all any comparison with them asks.
   void rebase(sim::Cycle ready);
+  // `victim`, of nonzero rank, is about to be replaced: the other lines of its class age by its
+  // rank, as the policy says (ReplacementPolicy::aged).
+  void age_set(std::uint32_t set, const Line& victim);
 
   std::uint32_t sets_ = 0, ways_ = 0, line_bytes_ = 0, sector_bytes_ = 0, sectors_per_line_ = 1;
   int ways_shift_ = -1;      // log2(ways) when ways is a power of two
   int line_shift_ = -1;      // log2(line_bytes) when a power of two
   int sector_in_line_shift_ = -1;  // log2(sector_bytes) when it and line_bytes are powers of two
-  std::uint64_t clock_ = 0;  // LRU stamps: larger = more recent (2^40 accesses before wrapping)
+  std::uint32_t replacement_ = 0;  // the policy's position in ReplacementPolicies
+  bool ages_set_ = false;          // ... and whether it ages a set on a replacement
+  std::uint64_t clock_ = 0;  // accesses, for policies that rank by time (2^40 before wrapping)
   sim::Cycle epoch_ = 0;     // fill cycles are stored as offsets from it
   std::size_t block_words_ = 0;  // ways x (tag + metadata) + ways x sectors_per_line / 2 fill cycles
   bool installed_ = false;  // a line was installed since the cache was last all invalid

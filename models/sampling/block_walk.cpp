@@ -1,7 +1,7 @@
 #include "models/sampling/block_walk.hpp"
 
 #include "sim/attribution.hpp"
-#include "traces/accelsim/trace_origin.hpp"
+#include "traces/traced_kernel_source.hpp"
 
 namespace warpsim::models::sampling {
 namespace {

@@ -35,6 +35,10 @@ TEST_CASE("run reports bad input with exit 2 and names it", "[cli][run]") {
   auto set = run_warpsim("run --arch hopper-h100 --kernel readOffset --set gpu.sms=0");
   CHECK(set.exit_code == 2);
   CHECK(set.err.find("gpu.sms") != std::string::npos);
+  auto policy = run_warpsim("run --arch hopper-h100 --kernel readOffset --set sm.scheduler_policy=two-level");
+  CHECK(policy.exit_code == 2);
+  CHECK(policy.err.find("sm.scheduler_policy") != std::string::npos);
+  CHECK(policy.err.find("expected one of lrr, gto") != std::string::npos);
   auto trace = run_warpsim("run --arch hopper-h100 --trace /nonexistent/kernelslist.g");
   CHECK(trace.exit_code == 2);
   // Negative counts and ids: Program_options alone read "-1" as 2^64 - 1 and ran with that.
@@ -252,4 +256,34 @@ TEST_CASE("run says why: a summary with the verdict and a bar per resource; limi
   for (const char* name : {"dram-bandwidth", "l2-bandwidth", "l1-lsu", "shared-banks", "issue", "latency", "barrier",
                            "tail", "launch"})
     CHECK(help.out.find(std::string("\n  ") + name + " ") != std::string::npos);
+}
+
+namespace {
+// The number after `"key": ` (first occurrence from `from`), in a line of run --json.
+double json_number_after(const std::string& json, const std::string& key, std::size_t from = 0) {
+  const std::size_t at = json.find("\"" + key + "\": ", from);
+  REQUIRE(at != std::string::npos);
+  return std::stod(json.substr(at + key.size() + 4));
+}
+}  // namespace
+
+TEST_CASE("run --stats writes the stats registry: text after the results, an object in --json", "[cli][run]") {
+  const std::string run = "run --arch kepler-k20x --kernel readOffset -p n=65536 -p offset=1 --stats";
+  auto text = run_warpsim(run);
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("\ngpu.mem.gld_requests ") != std::string::npos);
+  CHECK(text.out.find("\ngpu.dram.read_bytes ") != std::string::npos);
+  CHECK(text.out.find("gpu.sm13.") != std::string::npos);  // every SM's counters (14 on the K20X)
+  CHECK(run_warpsim("run --arch kepler-k20x --kernel readOffset -p n=65536 -p offset=1").out.find("gpu.mem.") ==
+        std::string::npos);  // only when asked
+
+  auto json = run_warpsim(run + " --json");
+  REQUIRE(json.exit_code == 0);
+  const std::size_t stats = json.out.find("\"stats\": {");
+  REQUIRE(stats != std::string::npos);
+  // The registry's raw counters are the ones the metrics come from.
+  const std::size_t entry = json.out.find("\"gpu.mem.gld_requests\": {\"value\": ", stats);
+  REQUIRE(entry != std::string::npos);
+  CHECK(json_number_after(json.out, "value", entry) == json_number_after(json.out, "gld_requests"));
+  CHECK(json_number_after(json.out, "gld_requests") > 0);
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "models/arch.hpp"
+#include "models/core/issue_policies.hpp"
 #include "sim/errors.hpp"
 
 using namespace warpsim::models;
@@ -85,4 +86,26 @@ TEST_CASE("a preset file is a preset too", "[models][arch]") {
   CHECK(a.config.setting("l2.size_bytes").origin.rfind(file.string() + ":", 0) == 0);
   REQUIRE_THROWS_WITH(load_arch("no/such/preset.ini"), Catch::Contains("no preset file 'no/such/preset.ini'"));
   REQUIRE_THROWS_WITH(load_arch("missing.ini"), Catch::Contains("no preset file 'missing.ini'"));
+}
+
+TEST_CASE("sm.scheduler_policy chooses from the issue-policy table, and refuses any other name", "[models][arch]") {
+  // The parameter's choices are the table's names (issue_policies.hpp), so a policy that is not
+  // in the table cannot silently run as another.
+  const auto& specs = arch_params();
+  auto spec = std::find_if(specs.begin(), specs.end(), [](const auto& s) { return s.key == "sm.scheduler_policy"; });
+  REQUIRE(spec != specs.end());
+  CHECK(spec->choices == IssuePolicies::names());
+  for (std::uint32_t i = 0; i < IssuePolicies::kCount; ++i) {
+    const std::string name(IssuePolicies::kNames[i]);
+    INFO(name);
+    CHECK(load_arch("kepler-k20x", {"sm.scheduler_policy=" + name}).scheduler_policy == i);
+  }
+  try {
+    load_arch("kepler-k20x", {"sm.scheduler_policy=two-level"});
+    FAIL("an unknown policy was accepted");
+  } catch (const warpsim::sim::InputError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("sm.scheduler_policy") != std::string::npos);
+    CHECK(what.find("expected one of lrr, gto") != std::string::npos);
+  }
 }

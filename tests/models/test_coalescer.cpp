@@ -132,17 +132,17 @@ TEST_CASE("S3.10 shared-memory banks: transpose tile 32x32 conflicts 32-way, 32x
     inst.space = traces::MemSpace::Shared;
     const SharedAccessShape shape = shared_bank_shape(inst);
     INFO("pad " << pad);
-    CHECK(shape.wavefronts == (pad == 0 ? 32u : 1u));
+    CHECK(shape.passes == (pad == 0 ? 32u : 1u));
     CHECK(shape.conflicts() == (pad == 0 ? 31u : 0u));
   }
   // Same word in every lane: broadcast, no conflict.
   auto broadcast = warp([](int) { return 64; });
   CHECK(shared_bank_shape(broadcast).conflicts() == 0);
   // Two lanes per bank on different words (stride 2 words): 2-way.
-  CHECK(shared_bank_shape(warp([](int l) { return 8u * l; })).wavefronts == 2);
+  CHECK(shared_bank_shape(warp([](int l) { return 8u * l; })).passes == 2);
   // 8-byte accesses, consecutive: 2 passes by necessity, no conflict.
   auto wide = warp([](int l) { return 8u * l; }, 8);
-  CHECK(shared_bank_shape(wide).wavefronts == 2);
+  CHECK(shared_bank_shape(wide).passes == 2);
   CHECK(shared_bank_shape(wide).conflicts() == 0);
 }
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "models/arch.hpp"
-#include "models/memory/dram_channel.hpp"
+#include "models/memory/banked_dram.hpp"
 #include "models/memory/memory_system.hpp"
 #include "sim/rng.hpp"
 #include "sim/stats.hpp"
@@ -43,7 +43,7 @@ double sustained_read_bandwidth(const Arch& a) {
 TEST_CASE("DRAM: a long stream of sector reads takes bytes / bandwidth", "[memory][dram]") {
   for (const char* preset : {"hopper-h100", "kepler-k20x", "fermi-m2070"}) {
     const Arch arch = load_arch(preset);
-    memory::DramSystem dram(arch, 1);
+    memory::BankedDram dram(arch, 1);
     const std::uint64_t bytes = 64ull << 20;
     sim::Cycle last = 0;
     for (std::uint64_t a = 0; a < bytes; a += 64) last = std::max(last, dram.read(a, 64, 0));
@@ -86,7 +86,7 @@ TEST_CASE("DRAM: unloaded latency stays within the preset's range", "[memory][dr
   for (const char* preset : {"hopper-h100", "kepler-k20x", "fermi-m2070"}) {
     // Refresh off: an access that meets a refresh waits, which is load, not latency.
     const Arch arch = load_arch(preset, {"dram.refresh_ns=0"});
-    memory::DramSystem dram(arch, 5);
+    memory::BankedDram dram(arch, 5);
     sim::Rng rng(5, "test");
     sim::Cycle now = 0;
     double sum = 0;
@@ -106,21 +106,21 @@ TEST_CASE("DRAM: unloaded latency stays within the preset's range", "[memory][dr
 }
 
 TEST_CASE("DRAM: a read of the row just opened waits for the bank's burst, not for a row cycle", "[memory][dram]") {
-  // tRC (~48 ns, DramSystem::kRowCycleNs) is the least time between two activations of a bank;
+  // tRC (~48 ns, BankedDram::kRowCycleNs) is the least time between two activations of a bank;
   // a column access to the row an activation opened needs no new activation. Two sectors of one
   // 256-byte chunk share channel, bank and row: the second, asked for in the same cycle, starts
   // after the first's burst and answers at the open-row latency. (Waiting a row cycle, as the
   // model once did, puts it 95 cycles later on the H100 and orders such pairs by issue alone.)
   for (const char* preset : {"hopper-h100", "kepler-k20x", "fermi-m2070"}) {
     const Arch arch = load_arch(preset, {"dram.refresh_ns=0"});
-    memory::DramSystem dram(arch, 7);
+    memory::BankedDram dram(arch, 7);
     const sim::Cycle burst = static_cast<sim::Cycle>(std::ceil(32 / dram.bytes_per_cycle() * dram.channels()));
     const sim::Cycle first = dram.read(1 << 20, 32, 1000);
     const sim::Cycle second = dram.read((1 << 20) + 32, 32, 1000);
     INFO(preset << ": first " << first << ", second " << second << ", burst " << burst);
     CHECK(first >= 1000 + arch.dram_latency_min);
     CHECK(second <= 1000 + burst + 1 + arch.dram_latency_min);
-    const sim::Cycle row_cycle = static_cast<sim::Cycle>(memory::DramSystem::kRowCycleNs * 1e-9 * cycles_per_second(arch));
+    const sim::Cycle row_cycle = static_cast<sim::Cycle>(memory::BankedDram::kRowCycleNs * 1e-9 * cycles_per_second(arch));
     CHECK(second < 1000 + row_cycle + arch.dram_latency_min);
   }
 }
@@ -183,7 +183,7 @@ TEST_CASE("DRAM: refresh blocks a channel for tRFC every tREFI; writes pay their
   const double cycles_per_ns = cycles_per_second(arch) / 1e9;
   // Channel 0 refreshes at [k x tREFI, k x tREFI + tRFC): a read issued at the start of the
   // second window waits until it ends, then sees the unloaded latency of an open or closed row.
-  memory::DramSystem dram(arch, 1);
+  memory::BankedDram dram(arch, 1);
   const sim::Cycle window = static_cast<sim::Cycle>(arch.dram_refresh_interval_ns * cycles_per_ns);
   const sim::Cycle blocked = static_cast<sim::Cycle>(arch.dram_refresh_ns * cycles_per_ns);
   const sim::Cycle ready = dram.read(0, 64, window + 1);
@@ -194,7 +194,7 @@ TEST_CASE("DRAM: refresh blocks a channel for tRFC every tREFI; writes pay their
   // read stream of the same bytes by that share (1.53 ns bursts per 64 bytes on each of 80
   // channels). 64 MB keeps one DRAM latency under 2% of either stream.
   const Arch full = load_arch("hopper-h100");
-  memory::DramSystem reads(full, 1), writes(full, 1);
+  memory::BankedDram reads(full, 1), writes(full, 1);
   const std::uint64_t bytes = 64ull << 20;
   sim::Cycle read_end = 0;
   for (std::uint64_t a = 0; a < bytes; a += 64) read_end = std::max(read_end, reads.read(a, 64, 0));

@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/arch.hpp"
-#include "models/memory/dram_channel.hpp"
+#include "models/memory/banked_dram.hpp"
 #include "models/memory/l2_cache.hpp"
 #include "sim/rng.hpp"
 #include "sim/stats.hpp"
@@ -32,7 +32,7 @@ Arch small_l2() {
 struct Rig {
   Arch arch = small_l2();
   sim::StatsRegistry stats;
-  DramSystem dram{arch, 7};
+  BankedDram dram{arch, 7};
   L2Cache l2{arch, dram, stats};
   Rig() { l2.set_set_aside(arch.l2_persist_max_bytes); }
 };

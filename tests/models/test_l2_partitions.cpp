@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/arch.hpp"
-#include "models/memory/dram_channel.hpp"
+#include "models/memory/banked_dram.hpp"
 #include "models/memory/l2_cache.hpp"
 #include "sim/stats.hpp"
 
@@ -20,7 +20,7 @@ namespace {
 struct Rig {
   Arch arch;
   sim::StatsRegistry stats;
-  DramSystem dram;
+  BankedDram dram;
   L2Cache l2;
   explicit Rig(const Arch& a) : arch(a), dram(arch, 3), l2(arch, dram, stats) {}
   // A line whose home is partition `home`.

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "models/arch.hpp"
-#include "models/memory/dram_channel.hpp"
+#include "models/memory/banked_dram.hpp"
 #include "models/memory/l2_cache.hpp"
 #include "models/memory/memory_system.hpp"
 #include "models/memory/persistence_policy.hpp"
@@ -35,7 +35,7 @@ Arch small_l2_hopper() {
 struct L2Rig {
   Arch arch;
   sim::StatsRegistry stats;
-  DramSystem dram;
+  BankedDram dram;
   L2Cache l2;
   PersistencePolicy policy;
   sim::Cycle now = 0;

@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/arch.hpp"
-#include "models/memory/dram_channel.hpp"
+#include "models/memory/banked_dram.hpp"
 #include "models/memory/l2_cache.hpp"
 #include "sim/stats.hpp"
 
@@ -32,7 +32,7 @@ Arch tiny_l2(std::uint32_t dirty_limit) {
 struct Rig {
   Arch arch;
   sim::StatsRegistry stats;
-  DramSystem dram;
+  BankedDram dram;
   L2Cache l2;
   sim::Cycle now = 0;
   explicit Rig(std::uint32_t limit) : arch(tiny_l2(limit)), dram(arch, 1), l2(arch, dram, stats) {}
@@ -107,7 +107,7 @@ TEST_CASE("L2 partial-sector stores with DRAM ECC: the first fetches the sector,
   Arch a = tiny_l2(0);
   a.l2_fill_partial_writes = true;
   sim::StatsRegistry stats;
-  DramSystem dram(a, 1);
+  BankedDram dram(a, 1);
   L2Cache l2(a, dram, stats);
   // writeOffset at offset 11 (SPEC S5): warp k stores bytes 44..171 of its 128-byte span, so
   // sector 1 of each line is written in two parts, by warps k-1 (bytes 32..43) and k (44..63).
@@ -126,7 +126,7 @@ TEST_CASE("L2 partial-sector stores with DRAM ECC: the first fetches the sector,
   // The switch off (H100): partial stores validate their sector without DRAM.
   Arch h = tiny_l2(0);
   sim::StatsRegistry stats_h;
-  DramSystem dram_h(h, 1);
+  BankedDram dram_h(h, 1);
   L2Cache l2_h(h, dram_h, stats_h);
   l2_h.write(128 + 32, 10, L2Hint::Default, 0, /*partial=*/true);
   CHECK(dram_h.bytes_read() == 0);

@@ -2,7 +2,7 @@
 // L2 together) must give exactly what the per-sector path it replaced gave: for each 32-byte
 // piece in address order, look the line up, hit if the piece's cache sector is valid, else
 // allocate the line, read the piece from L2 and record the sector's fill. The reference below is
-// that per-sector path, built from the same parts (SectorCache, L2Cache, DramSystem); random
+// that per-sector path, built from the same parts (SectorCache, L2Cache, BankedDram); random
 // loads go through both on small caches, including geometries where batching is delicate:
 // cache sectors wider than a piece, L2 sectors wider than a piece, L1 lines that are part of an
 // L2 line or span two, and an access-policy window whose edges fall inside lines (one line's
@@ -13,7 +13,7 @@
 
 #include "models/arch.hpp"
 #include "models/memory/coalescer.hpp"
-#include "models/memory/dram_channel.hpp"
+#include "models/memory/banked_dram.hpp"
 #include "models/memory/l2_cache.hpp"
 #include "models/memory/memory_system.hpp"
 #include "models/memory/persistence_policy.hpp"
@@ -30,7 +30,7 @@ namespace {
 struct PerSectorReference {
   Arch arch;
   sim::StatsRegistry stats;
-  DramSystem dram;
+  BankedDram dram;
   L2Cache l2;
   SectorCache l1;
   PersistencePolicy policy;

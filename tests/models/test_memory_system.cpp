@@ -48,7 +48,7 @@ TEST_CASE("Fermi: cached loads move 128-byte lines (S3.2), .cg loads 32-byte seg
   auto misaligned = [](int l) { return kBase + 44 + 4u * l; };  // readOffset, offset 11
   const auto res = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, misaligned), 0);
   CHECK(r.c().gld_transactions == 2);
-  CHECK(res.issue_cycles == 2);  // one replay
+  CHECK(res.passes == 2);  // one replay
   CHECK(r.c().replays == 1);
   CHECK(double(r.c().gld_bytes_requested) / r.c().gld_bytes_moved == 0.5);
   Rig nc("fermi-m2070");
@@ -66,7 +66,7 @@ TEST_CASE("Fermi/Kepler stores: S3.4 transactions and replays", "[memory]") {
     INFO(preset);
     CHECK(r.c().gst_requests == 1);
     CHECK(r.c().gst_transactions == 3);
-    CHECK(res.issue_cycles == 3);  // 2 replays
+    CHECK(res.passes == 3);  // 2 replays
     r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Store, [](int l) { return kBase + 0x4000 + 4u * l; }), 10);
     CHECK(r.c().gst_transactions == 4);  // + one 4-segment
   }
@@ -189,9 +189,9 @@ TEST_CASE("S3.10 through access(): transposeShared pad 0 costs 32 passes, pad 1 
     const auto before = r.c().shared_bank_conflicts;
     const auto res = r.mem->access(0, 0, inst(MemSpace::Shared, MemOp::Load, [&](int x) { return 4u * (x * (32 + pad) + 5); }), 100);
     INFO("pad " << pad);
-    CHECK(res.issue_cycles == (pad == 0 ? 32u : 1u));
+    CHECK(res.passes == (pad == 0 ? 32u : 1u));
     CHECK(r.c().shared_bank_conflicts - before == (pad == 0 ? 31u : 0u));
-    CHECK(res.ready == 100 + r.arch.shared_latency + res.issue_cycles - 1);
+    CHECK(res.ready == 100 + r.arch.shared_latency + res.passes - 1);
   }
   CHECK(r.c().shared_requests == 2);
   CHECK(r.c().gld_requests == 0);

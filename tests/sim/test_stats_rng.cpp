@@ -22,9 +22,9 @@ TEST_CASE("counters are registered by reference and read through the registry", 
   REQUIRE_THROWS(stats.add("gpu.sm0.l1.hits", misses, "accesses", "again"));
 
   std::ostringstream json, text;
-  write_stats_json(json, stats);
+  write_stats_json(json, stats.snapshot());
   REQUIRE(json.str().find("\"gpu.sm0.l1.hits\": {\"value\": 7, \"unit\": \"accesses\"") != std::string::npos);
-  write_stats_text(text, stats);
+  write_stats_text(text, stats.snapshot());
   REQUIRE(text.str().find("gpu.sm1.l1.hits 5 accesses  # L1 hits") != std::string::npos);
 }
 

@@ -11,7 +11,7 @@
 #include "sim/errors.hpp"
 #include "tests/test_support.hpp"
 #include "tests/traces/accelsim_test_helpers.hpp"
-#include "traces/accelsim/trace_origin.hpp"
+#include "traces/traced_kernel_source.hpp"
 #include "traces/open_workload.hpp"
 #include "traces/wtrace/block_record_builder.hpp"
 #include "traces/wtrace/wtrace_format.hpp"

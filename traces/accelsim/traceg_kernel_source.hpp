@@ -11,7 +11,7 @@
 
 #include "traces/accelsim/byte_source.hpp"
 #include "traces/accelsim/trace_header.hpp"
-#include "traces/accelsim/trace_origin.hpp"
+#include "traces/traced_kernel_source.hpp"
 #include "traces/pipelined_kernel_source.hpp"
 
 namespace warpsim::traces::accelsim {

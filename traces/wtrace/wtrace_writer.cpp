@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "sim/output_file.hpp"
-#include "traces/accelsim/trace_origin.hpp"
+#include "traces/traced_kernel_source.hpp"
 #include "traces/wtrace/block_record_builder.hpp"
 #include "traces/wtrace/block_stream_writer.hpp"
 #include "traces/wtrace/chunk_io.hpp"

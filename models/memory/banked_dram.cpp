@@ -1,5 +1,5 @@
-// See dram_channel.hpp.
-#include "models/memory/dram_channel.hpp"
+// See banked_dram.hpp.
+#include "models/memory/banked_dram.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 namespace warpsim::models::memory {
 
-DramSystem::DramSystem(const Arch& arch, std::uint64_t seed)
+BankedDram::BankedDram(const Arch& arch, std::uint64_t seed)
     : channels_(std::max<std::uint32_t>(1, arch.dram_channels)),
       banks_(std::max<std::uint32_t>(1, arch.dram_banks)),
       latency_min_(arch.dram_latency_min),
@@ -33,14 +33,14 @@ DramSystem::DramSystem(const Arch& arch, std::uint64_t seed)
     refresh_phase_.push_back(refresh_interval_fixed_ * channel / channels_);
 }
 
-sim::Cycle DramSystem::quiet_at() const {
+sim::Cycle BankedDram::quiet_at() const {
   std::uint64_t last = 0;
   for (const auto* v : {&channel_free_, &bank_free_, &activate_ready_})
     if (!v->empty()) last = std::max(last, *std::max_element(v->begin(), v->end()));
   return (last + kFrac - 1) / kFrac;
 }
 
-DramSystem::Target DramSystem::map(std::uint64_t address) const {
+BankedDram::Target BankedDram::map(std::uint64_t address) const {
   const std::uint64_t chunk = address / kInterleaveBytes;
   const std::uint64_t group = chunk / channels_;  // the chunk's address inside its channel
   const std::uint32_t channel = static_cast<std::uint32_t>((chunk + sim::mix64(group ^ salt_)) % channels_);
@@ -49,7 +49,7 @@ DramSystem::Target DramSystem::map(std::uint64_t address) const {
   return Target{channel, static_cast<std::uint32_t>(row_index % banks_), row_index / banks_};
 }
 
-DramSystem::Target DramSystem::map_memo(std::uint64_t address) {
+BankedDram::Target BankedDram::map_memo(std::uint64_t address) {
   const std::uint64_t chunk = address / kInterleaveBytes;
   if (chunk != memo_chunk_) {
     memo_chunk_ = chunk;
@@ -58,7 +58,7 @@ DramSystem::Target DramSystem::map_memo(std::uint64_t address) {
   return memo_target_;
 }
 
-std::uint64_t DramSystem::after_refresh(std::uint32_t channel, std::uint64_t t) const {
+std::uint64_t BankedDram::after_refresh(std::uint32_t channel, std::uint64_t t) const {
   if (refresh_fixed_ == 0) return t;
   const std::uint64_t phase = refresh_phase_[channel];
   if (t < phase) return t;
@@ -66,7 +66,7 @@ std::uint64_t DramSystem::after_refresh(std::uint32_t channel, std::uint64_t t) 
   return into < refresh_fixed_ ? t + (refresh_fixed_ - into) : t;
 }
 
-std::uint64_t DramSystem::reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool& row_hit,
+std::uint64_t BankedDram::reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool& row_hit,
                                   bool is_write) {
   const std::uint64_t now_fixed = now * kFrac;
   const std::uint64_t burst = bytes == 32   ? burst_32_
@@ -90,7 +90,7 @@ std::uint64_t DramSystem::reserve(const Target& t, std::uint32_t bytes, sim::Cyc
   return std::max(bank_start, bus_start);
 }
 
-sim::Cycle DramSystem::read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
+sim::Cycle BankedDram::read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
   bytes_read_ += bytes;
   const Target t = map_memo(address);
   bool row_hit = false;
@@ -104,7 +104,7 @@ sim::Cycle DramSystem::read(std::uint64_t address, std::uint32_t bytes, sim::Cyc
   return (start + kFrac - 1) / kFrac + latency;
 }
 
-sim::Cycle DramSystem::write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
+sim::Cycle BankedDram::write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
   bytes_written_ += bytes;
   bool row_hit = false;
   return (reserve(map_memo(address), bytes, now, row_hit, true) + kFrac - 1) / kFrac;

@@ -1,19 +1,24 @@
 #pragma once
-// DRAM: channels that each move a limited number of bytes per core cycle, banks inside them with
+// The banked DRAM model (dram_model.hpp): channels that each move a limited number of bytes per core cycle, banks inside them with
 // one open row each, and an unloaded latency inside the preset's range (S2.7). Timing is
 // "busy-until": a request reserves the channel's data bus for its burst and the bank for its row
 // activation at the moment it is made, and learns when its data will be back. Requests arrive in
 // roughly increasing time from the L2, so this stays deterministic and cheap (no event per burst).
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "models/arch.hpp"
+#include "models/memory/dram_model.hpp"
 #include "sim/time.hpp"
 
 namespace warpsim::models::memory {
 
-class DramSystem {
+class BankedDram final : public DramModel {
  public:
+  static constexpr std::string_view kName = "banked";
+  static constexpr std::string_view kDescription =
+      "channels of banks with one open row each, refresh and read/write turnarounds, busy-until timing";
   // Assumptions (no preset value; open to calibration):
   // - 256-byte interleave over channels, rotated per group of channels by an address hash so
   //   sequential streams load every channel equally and power-of-two strides still spread.
@@ -24,24 +29,14 @@ class DramSystem {
   //   reads of the row it has open wait only for the bank's previous burst.
   static constexpr double kRowCycleNs = 48.0;
 
-  DramSystem(const Arch& arch, std::uint64_t seed);
+  BankedDram(const Arch& arch, std::uint64_t seed);
 
-  // A read of `bytes` at `address` (one L2 sector fill) requested at core cycle `now`; returns
-  // the cycle the data is back at the SM that missed (the preset's DRAM latency is the whole
-  // miss path: latency.csv's pointer chase measures it end to end).
-  sim::Cycle read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now);
-  // A write-back of `bytes` at `address` (a dirty L2 sector evicted): uses bandwidth. Returns the
-  // cycle the channel takes it (its burst starts), until which the L2 still holds the data.
-  sim::Cycle write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now);
-
+  sim::Cycle read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) override;
+  sim::Cycle write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) override;
   // The first cycle at which every channel and bank has finished what it was given (and a new
-  // row may open anywhere): after it the DRAM is as if idle.
-  sim::Cycle quiet_at() const;
+  // row may open anywhere).
+  sim::Cycle quiet_at() const override;
 
-  std::uint64_t bytes_read() const { return bytes_read_; }
-  std::uint64_t bytes_written() const { return bytes_written_; }
-  const std::uint64_t& bytes_read_counter() const { return bytes_read_; }
-  const std::uint64_t& bytes_written_counter() const { return bytes_written_; }
   std::uint32_t channels() const { return channels_; }
   // Peak bytes per core cycle over all channels.
   double bytes_per_cycle() const { return bytes_per_cycle_; }
@@ -81,7 +76,6 @@ class DramSystem {
   std::vector<std::uint64_t> refresh_phase_;  // per channel: when its first refresh starts (fixed point)
   std::uint64_t memo_chunk_ = ~std::uint64_t{0};
   Target memo_target_{0, 0, 0};
-  std::uint64_t bytes_read_ = 0, bytes_written_ = 0;
 };
 
 }  // namespace warpsim::models::memory

@@ -1,6 +1,7 @@
 #pragma once
-// Where a traced kernel came from, for `warpsim trace info` and for .wtrace files, which carry
-// it along so that a converted trace still says which tracer and SM version produced it.
+// A kernel read from a trace file, whatever its format (Accel-Sim .traceg, .wtrace): where it
+// came from, for `warpsim trace info` and for .wtrace files, which carry it along so that a
+// converted trace still says which tracer and SM version produced it; and the blocks it holds.
 #include <cstdint>
 #include <optional>
 #include <string>
