@@ -4,10 +4,10 @@
 #include "models/memory/replacement_policies.hpp"
 
 #include <algorithm>
-#include <limits>
 
 #include "sim/data_dir.hpp"
 #include "sim/errors.hpp"
+#include "sim/spec_reader.hpp"
 
 namespace warpsim::models {
 namespace fs = std::filesystem;
@@ -51,15 +51,9 @@ Arch load_arch(const std::string& preset, const std::vector<std::string>& overri
 
 Arch arch_from_config(const std::string& preset, sim::Config c) {
   using traces::Unit;
-  // Counts the models keep in 32 bits: a larger value from --set or a preset is an input error,
-  // not a silent truncation.
-  auto u32 = [&](const char* key) {
-    const auto v = c.get_int(key);
-    if (v < 0 || v > std::int64_t{std::numeric_limits<std::uint32_t>::max()})
-      throw sim::InputError(c.setting(key).origin, std::string(key) + " = " + std::to_string(v) + " does not fit 32 bits (0 to 4294967295)");
-    return static_cast<std::uint32_t>(v);
-  };
-  auto u64 = [&](const char* key) { return static_cast<std::uint64_t>(c.get_int(key)); };
+  const sim::SpecReader read(c);
+  auto u32 = [&](const char* key) { return read.u32(key); };
+  auto u64 = [&](const char* key) { return read.u64(key); };
   Arch a;
   a.preset = preset;
   a.name = c.get_string("gpu.name");
@@ -152,15 +146,9 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.dram_turnaround_ns = u32("dram.turnaround_ns");
   a.dram_write_batch = u32("dram.write_batch");
 
-  // Relations a single key's range cannot express. A broken one is blamed on the --set that
-  // changed one of its keys, if any did (the preset alone satisfies them all), else the preset.
+  // Relations a single key's range cannot express (SpecReader::require says whom they blame).
   auto require = [&](bool ok, const char* key, std::initializer_list<const char*> others, const std::string& why) {
-    if (ok) return;
-    std::string where = c.setting(key).origin;
-    for (const char* k : others)
-      if (c.setting(k).origin.rfind("--set", 0) == 0) where = c.setting(k).origin;  // "--set KEY"
-    if (c.setting(key).origin.rfind("--set", 0) == 0) where = c.setting(key).origin;
-    throw sim::InputError(where, std::string(key) + ": " + why);
+    read.require(ok, key, others, why);
   };
   require(a.max_warps_per_sm * 32 >= a.max_threads_per_sm, "sm.max_warps", {"sm.max_threads"},
           "fewer warps than sm.max_threads needs");

@@ -3,33 +3,17 @@
 #include "models/core/issue_policies.hpp"
 #include "models/memory/dram_models.hpp"
 #include "models/memory/replacement_policies.hpp"
+#include "sim/param_builders.hpp"
 
 namespace warpsim::models {
 namespace {
 
 using sim::ParamSpec;
-using sim::ParamType;
+using namespace sim::param;
 
 // More issue lanes per SM than any GPU has by far (32,768 warp instructions a cycle); unit pools
 // keep their credits in 32 bits (unit_pool.hpp).
 constexpr double kMaxLanes = 1 << 20;
-
-ParamSpec integer(std::string key, std::string unit, std::string description, double min = 0,
-                  double max = 1e15) {
-  return ParamSpec{std::move(key), ParamType::Int, "", std::move(unit), std::move(description), min, max, {}};
-}
-ParamSpec real(std::string key, std::string unit, std::string description, double min, double max) {
-  return ParamSpec{std::move(key), ParamType::Float, "", std::move(unit), std::move(description), min, max, {}};
-}
-ParamSpec flag(std::string key, std::string description) {
-  return ParamSpec{std::move(key), ParamType::Bool, "", "", std::move(description), 0, 1, {}};
-}
-ParamSpec text(std::string key, std::string description) {
-  return ParamSpec{std::move(key), ParamType::String, "", "", std::move(description), 0, 0, {}};
-}
-ParamSpec choice(std::string key, std::vector<std::string> choices, std::string description) {
-  return ParamSpec{std::move(key), ParamType::Choice, "", "", std::move(description), 0, 0, std::move(choices)};
-}
 
 std::vector<ParamSpec> build() {
   return {
