@@ -36,7 +36,7 @@ double bench(const std::string& preset, traces::CacheOp cache, std::uint64_t war
   const double start = cpu_seconds();
   sim::Cycle now = 0;
   for (std::uint64_t w = 0; w < warps; ++w) {
-    const std::uint32_t sm = static_cast<std::uint32_t>(w % arch.sms);
+    const std::uint32_t sm = static_cast<std::uint32_t>(w % arch.gpu.sms);
     for (int k = 0; k < 3; ++k) {
       const std::uint64_t base = (k == 0 ? a : k == 1 ? b : c) + w * 128;
       inst.mem_op = k == 2 ? traces::MemOp::Store : traces::MemOp::Load;

@@ -75,7 +75,7 @@ int cmd_analyze(const Args& args) {
   if (vm.count("kernel")) {
     std::vector<std::string> params;
     if (vm.count("param")) params = vm["param"].as<std::vector<std::string>>();
-    auto k = traces::kernels::make_kernel(vm["kernel"].as<std::string>(), params, traces::IsaTarget{arch.sm_version});
+    auto k = traces::kernels::make_kernel(vm["kernel"].as<std::string>(), params, traces::IsaTarget{arch.gpu.sm_version});
     analyse(*k.source, vm["kernel"].as<std::string>());
   } else {
     traces::Workload workload = traces::open_workload(vm["trace"].as<std::string>());

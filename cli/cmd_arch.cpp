@@ -59,7 +59,7 @@ int cmd_arch(const Args& args) {
   if (action == "list") {
     for (const auto& name : models::preset_names()) {
       models::Arch a = models::load_arch(name);
-      std::cout << std::left << std::setw(16) << name << a.name << " (sm_" << a.sm_version << ", " << a.sms
+      std::cout << std::left << std::setw(16) << name << a.gpu.name << " (sm_" << a.gpu.sm_version << ", " << a.gpu.sms
                 << " SMs)\n";
     }
     return kExitOk;
@@ -94,7 +94,7 @@ int cmd_arch(const Args& args) {
     std::cout << "]}\n";
     return kExitOk;
   }
-  std::cout << a.preset << ": " << a.name << "\n\n";
+  std::cout << a.preset << ": " << a.gpu.name << "\n\n";
   std::cout << std::left << std::setw(38) << "parameter" << std::setw(22) << "value" << std::setw(13) << "unit"
             << "source\n";
   for (const auto& key : c.keys()) {

@@ -112,7 +112,7 @@ int cmd_trace(const Args& args) {
     if (vm.count("param")) params = vm["param"].as<std::vector<std::string>>();
     const models::Arch arch = models::load_arch(vm["arch"].as<std::string>());
     const std::string name = vm["kernel"].as<std::string>();
-    auto k = traces::kernels::make_kernel(name, params, traces::IsaTarget{arch.sm_version});
+    auto k = traces::kernels::make_kernel(name, params, traces::IsaTarget{arch.gpu.sm_version});
     auto s = traces::wtrace::write_wtrace(*k.source, name, out);
     std::cerr << "wrote " << out << ": " << name << ", " << s.blocks << " blocks, " << s.instructions << " instructions, "
               << s.bytes << " bytes\n";

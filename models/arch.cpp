@@ -56,10 +56,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   auto u64 = [&](const char* key) { return read.u64(key); };
   Arch a;
   a.preset = preset;
-  a.name = c.get_string("gpu.name");
-  a.sm_version = static_cast<int>(c.get_int("gpu.sm_version"));
-  a.sms = u32("gpu.sms");
-  a.core_clock_khz = u64("gpu.core_clock_khz");
+  a.gpu = GpuSpec::from_config(c);
 
   a.max_threads_per_sm = u32("sm.max_threads");
   a.max_warps_per_sm = u32("sm.max_warps");
@@ -170,8 +167,8 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   for (std::size_t i = 0; i < near.size(); ++i)
     require(near[i] >= '0' && near[i] - '0' < static_cast<int>(a.l2_partitions), "l2.sm_partitions",
             {"l2.partitions"}, "digit " + std::to_string(i + 1) + " ('" + near[i] + "') is not a partition below l2.partitions");
-  a.l2_sm_partition.assign(a.sms, 0);
-  for (std::size_t sm = 0; sm < a.sms && !near.empty(); ++sm)
+  a.l2_sm_partition.assign(a.gpu.sms, 0);
+  for (std::size_t sm = 0; sm < a.gpu.sms && !near.empty(); ++sm)
     a.l2_sm_partition[sm] = static_cast<std::uint8_t>(near[sm % near.size()] - '0');
   a.config = std::move(c);
   return a;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/core/gpu_spec.hpp"
 #include "sim/config.hpp"
 #include "traces/instruction.hpp"
 
@@ -20,11 +21,8 @@ struct UnitRates {
 };
 
 struct Arch {
-  std::string preset;  // "kepler-k20x"
-  std::string name;    // "NVIDIA Tesla K20X"
-  int sm_version = 0;  // 20, 35, 90: selects the kernel library's SASS
-  std::uint32_t sms = 0;
-  std::uint64_t core_clock_khz = 0;
+  std::string preset;  // "kepler-k20x", or a preset file's path
+  GpuSpec gpu;
 
   // Residency limits per SM (S1.1) and CUDA's allocation granularities.
   std::uint32_t max_threads_per_sm = 0, max_warps_per_sm = 0, max_blocks_per_sm = 0;

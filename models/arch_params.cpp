@@ -17,11 +17,6 @@ constexpr double kMaxLanes = 1 << 20;
 
 std::vector<ParamSpec> build() {
   return {
-      text("gpu.name", "marketing name of the modelled board"),
-      integer("gpu.sm_version", "", "compute capability x10; selects the SASS the kernel library emits", 10, 200),
-      integer("gpu.sms", "SMs", "streaming multiprocessors", 1, 1024),
-      integer("gpu.core_clock_khz", "kHz", "SM clock that instruction timing runs on", 1000, 10'000'000),
-
       integer("sm.max_threads", "threads", "resident threads per SM (S1.1)", 32),
       integer("sm.max_warps", "warps", "resident warps per SM (S1.1)", 1),
       integer("sm.max_blocks", "blocks", "resident thread blocks per SM (S1.1)", 1),
@@ -138,7 +133,12 @@ std::vector<ParamSpec> build() {
 }  // namespace
 
 const std::vector<sim::ParamSpec>& arch_params() {
-  static const std::vector<sim::ParamSpec> specs = build();
+  // The components' keys first, in preset order, then those not yet beside their component.
+  static const std::vector<sim::ParamSpec> specs = [] {
+    std::vector<sim::ParamSpec> all;
+    for (const auto& part : {GpuSpec::params(), build()}) all.insert(all.end(), part.begin(), part.end());
+    return all;
+  }();
   return specs;
 }
 

@@ -30,7 +30,7 @@ std::vector<std::pair<std::string, double>> metrics_of(const Arch& arch, const G
   auto put = [&](const char* name, double value) { out.emplace_back(name, value); };
   const double unknown = std::numeric_limits<double>::quiet_NaN();
   put("warp_instructions", double(t.warp_instructions));
-  put("ipc", ratio(double(t.warp_instructions), double(t.cycles) * arch.sms));
+  put("ipc", ratio(double(t.warp_instructions), double(t.cycles) * arch.gpu.sms));
   put("achieved_occupancy",
       cycle_books ? ratio(double(t.warp_cycles), double(t.active_cycles) * arch.max_warps_per_sm) : unknown);
   put("dual_issue_fraction", ratio(double(t.dual_issues), double(t.issue_events)));
@@ -71,7 +71,7 @@ std::vector<std::pair<std::string, std::string>> text_metrics_of(const Bound& b,
 std::string verdict_of(const Bound& b) { return std::string(limiter_name(b.verdict.limiter)) + ": " + b.verdict.sentence; }
 
 double milliseconds(const Arch& arch, sim::Cycle cycles) {
-  return double(cycles) / double(arch.core_clock_khz);  // cycles / (cycles per ms)
+  return double(cycles) / double(arch.gpu.core_clock_khz);  // cycles / (cycles per ms)
 }
 
 // A sampled run's or launch's summary: `credited` of `total` was not simulated in detail.
@@ -133,7 +133,7 @@ RunResult simulate(const RunRequest& request) {
   std::vector<std::uint32_t> numbers;  // of the launches run, in order
   if (!request.kernel.empty()) {
     auto kernel = traces::kernels::make_kernel(request.kernel, request.kernel_params,
-                                               traces::IsaTarget{arch.sm_version});
+                                               traces::IsaTarget{arch.gpu.sm_version});
     if (!request.launches.empty()) traces::launch_mask(request.launches, 1);  // a library kernel is launch 1
     out.kernel = request.kernel;
     out.params = kernel.params;

@@ -85,7 +85,7 @@ void block_interval(const CalibrationData& d, const models::Arch& arch, Derivati
   int n = 0;
   for (const auto& [bs, r] : by_block_size(d.dispatch)) {
     if (bs >= largest) continue;
-    const double cycles = slope_ms(d.dispatch, r) * 1e-3 * double(arch.core_clock_khz) * 1e3;
+    const double cycles = slope_ms(d.dispatch, r) * 1e-3 * double(arch.gpu.core_clock_khz) * 1e3;
     (sizes += n ? ", " : "") += std::to_string(bs);
     (values += n ? ", " : "") += fixed(cycles, 2);
     sum += cycles;

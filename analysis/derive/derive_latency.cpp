@@ -53,7 +53,7 @@ void derive_latencies(const CalibrationData& d, const models::Arch& arch, const 
   }
 
   const Level dram = level(d.latency, "DRAM");
-  const double refresh_cycles = double(arch.dram_refresh_ns) * double(arch.core_clock_khz) / 1e6;
+  const double refresh_cycles = double(arch.dram_refresh_ns) * double(arch.gpu.core_clock_khz) / 1e6;
   const double refresh_wait = double(arch.dram_refresh_ns) / arch.dram_refresh_interval_ns * refresh_cycles / 2;
   const double far_share =
       arch.l2_partitions > 1 ? double(arch.l2_far_latency) * (arch.l2_partitions - 1) / arch.l2_partitions : 0;

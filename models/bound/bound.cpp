@@ -34,7 +34,7 @@ Bound launch_bound(const Arch& arch, const GpuTotals& t, const MemoryCounters& m
   in.use = utilization(arch, t, m);
   in.cycles = t.cycles;
   in.start_cycles = shape.start_cycles;
-  in.cycles_per_us = double(arch.core_clock_khz) / 1e3;
+  in.cycles_per_us = double(arch.gpu.core_clock_khz) / 1e3;
   in.idle = state_share(t, SchedulerState::Idle, cycle_books);
   in.barrier = state_share(t, SchedulerState::Barrier, cycle_books);
   in.memory_wait = state_share(t, SchedulerState::MemoryDependency, cycle_books);
@@ -44,14 +44,14 @@ Bound launch_bound(const Arch& arch, const GpuTotals& t, const MemoryCounters& m
                                       : std::numeric_limits<double>::quiet_NaN();
   in.theoretical = shape.theoretical;
   in.blocks = shape.blocks;
-  in.sms = arch.sms;
+  in.sms = arch.gpu.sms;
   in.load_efficiency = m.gld_bytes_moved ? share(m.gld_bytes_requested, m.gld_bytes_moved) : 1.0;
   in.store_efficiency = m.gst_bytes_moved ? share(m.gst_bytes_requested, m.gst_bytes_moved) : 1.0;
   in.shared_conflict_share = share(m.shared_bank_conflicts, m.shared_wavefronts);
   in.replay_share = share(m.replays, m.l1_wavefronts + m.shared_wavefronts);
   in.dram_bytes_per_second = arch.dram_bytes_per_second();
   in.l2_slices = arch.l2_slices;
-  return Bound{in.use, shape.theoretical, waves(shape.theoretical, shape.blocks, arch.sms), judge(in)};
+  return Bound{in.use, shape.theoretical, waves(shape.theoretical, shape.blocks, arch.gpu.sms), judge(in)};
 }
 
 Bound run_bound(const Arch& arch, const GpuTotals& t, const MemoryCounters& m, const std::vector<Bound>& launches,

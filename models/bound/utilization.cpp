@@ -48,7 +48,7 @@ Resource pipe_of(traces::Unit unit) {
 Utilization utilization(const Arch& arch, const GpuTotals& t, const MemoryCounters& m) {
   Utilization u;
   auto set = [&](Resource r, double v) { u.of[static_cast<int>(r)] = v; };
-  const double sm_cycles = double(t.cycles) * arch.sms;
+  const double sm_cycles = double(t.cycles) * arch.gpu.sms;
   set(Resource::Issue, ratio(double(t.issue_events), sm_cycles * arch.schedulers));
   for (int unit = 0; unit < traces::kUnitCount; ++unit)
     set(pipe_of(traces::Unit(unit)), ratio(double(t.pipe_slots[unit]), sm_cycles * pipe_rate(arch, unit)));
@@ -58,16 +58,16 @@ Utilization utilization(const Arch& arch, const GpuTotals& t, const MemoryCounte
   // Every lookup Nsight Compute counts in lts__t_sectors (a forwarded request's second one and each
   // launch's own included, l2_cache.hpp) against the slices' tag rate at the L2's clock: the same
   // peak as lts__t_sectors.avg.pct_of_peak_sustained_elapsed.
-  const double l2_clock = arch.l2_clock_khz ? double(arch.l2_clock_khz) : double(arch.core_clock_khz);
-  const double slice_lookups_per_cycle = arch.l2_lookups_per_cycle * l2_clock / double(arch.core_clock_khz);
+  const double l2_clock = arch.l2_clock_khz ? double(arch.l2_clock_khz) : double(arch.gpu.core_clock_khz);
+  const double slice_lookups_per_cycle = arch.l2_lookups_per_cycle * l2_clock / double(arch.gpu.core_clock_khz);
   set(Resource::L2, ratio(double(m.l2_sector_lookups), double(t.cycles) * arch.l2_slices * slice_lookups_per_cycle));
-  const double seconds = double(t.cycles) / (double(arch.core_clock_khz) * 1e3);
+  const double seconds = double(t.cycles) / (double(arch.gpu.core_clock_khz) * 1e3);
   set(Resource::Dram, ratio(double(m.dram_read_bytes + m.dram_write_bytes), arch.dram_bytes_per_second() * seconds));
   return u;
 }
 
 double peak_issue_per_second(const Arch& arch) {
-  return double(arch.sms) * arch.schedulers * std::max(1u, arch.dispatch_per_scheduler) * double(arch.core_clock_khz) *
+  return double(arch.gpu.sms) * arch.schedulers * std::max(1u, arch.dispatch_per_scheduler) * double(arch.gpu.core_clock_khz) *
          1e3;
 }
 

@@ -32,7 +32,7 @@ std::uint32_t GigaThread::launch(std::unique_ptr<traces::KernelSource> source) {
   run->total_blocks = run->info.grid.count();
   run->start = now_cycle();
   run->end = run->start;
-  run->first_dispatch = run->start + (arch_.kernel_start_ns * arch_.core_clock_khz + 500'000) / 1'000'000;
+  run->first_dispatch = run->start + (arch_.kernel_start_ns * arch_.gpu.core_clock_khz + 500'000) / 1'000'000;
   run->may_fit.assign((sms_.size() + 63) / 64, 0);
   for (std::uint32_t sm = 0; sm < sms_.size(); ++sm) run->may_fit[sm / 64] |= std::uint64_t{1} << (sm % 64);
   wake_at(run->first_dispatch);

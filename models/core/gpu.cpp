@@ -20,23 +20,23 @@ Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool
     // The deadlock watchdog allows far more than any memory latency: 10 million cycles.
     : arch_(arch),
       memory_(memory),
-      engine_(sim::ClockDomain::from_khz(arch.core_clock_khz).period() * 10'000'000ULL),
-      clock_(sim::ClockDomain::from_khz(arch.core_clock_khz)),
-      logs_(arch.sms),
+      engine_(sim::ClockDomain::from_khz(arch.gpu.core_clock_khz).period() * 10'000'000ULL),
+      clock_(sim::ClockDomain::from_khz(arch.gpu.core_clock_khz)),
+      logs_(arch.gpu.sms),
       sm_ticks_(engine_, clock_, lockstep ? 1 : longest_window(arch, memory), this) {
   // The GigaThread engine holds a reference to the SM list, filled right after.
   gigathread_ = std::make_unique<GigaThread>(engine_, clock_, arch, sms_);
-  const bool at_once = threads > 1 && arch.sms > 1;
+  const bool at_once = threads > 1 && arch.gpu.sms > 1;
   if (at_once) {
     workers_ = std::make_unique<sim::WindowWorkers>(threads);
-    side_ = std::vector<SmSideBuffers>(arch.sms);
+    side_ = std::vector<SmSideBuffers>(arch.gpu.sms);
     memory_.count_sm_accesses_later();
   }
-  for (std::uint32_t i = 0; i < arch.sms; ++i) {
+  for (std::uint32_t i = 0; i < arch.gpu.sms; ++i) {
     BlockRetireListener& retires = at_once ? static_cast<BlockRetireListener&>(side_[i]) : *gigathread_;
     sms_.push_back(std::make_unique<Sm>(engine_, sm_ticks_, clock_, arch, i, memory, logs_[i], retires, stats));
   }
-  if (at_once) sm_ticks_.tick_at_once(arch.sms, workers_.get());
+  if (at_once) sm_ticks_.tick_at_once(arch.gpu.sms, workers_.get());
   // At a clock edge the SMs tick first, then the GigaThread engine: it sees the blocks retired at
   // that edge and hands out their resources at once. A fixed order, rather than whichever event
   // happened to be scheduled first, keeps results independent of when each component slept.

@@ -14,7 +14,7 @@ BankedDram::BankedDram(const Arch& arch, std::uint64_t seed)
       latency_min_(arch.dram_latency_min),
       latency_span_(arch.dram_latency_max > arch.dram_latency_min ? arch.dram_latency_max - arch.dram_latency_min : 0),
       salt_(sim::Rng(seed, "gpu.dram").next()) {
-  const double clock_hz = static_cast<double>(arch.core_clock_khz) * 1e3;
+  const double clock_hz = static_cast<double>(arch.gpu.core_clock_khz) * 1e3;
   bytes_per_cycle_ = arch.dram_bytes_per_second() / clock_hz;
   ticks_per_byte_ = static_cast<double>(kFrac) * channels_ / bytes_per_cycle_;
   burst_32_ = static_cast<std::uint64_t>(std::llround(32 * ticks_per_byte_));

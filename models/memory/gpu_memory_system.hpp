@@ -49,13 +49,13 @@ class GpuMemorySystem final : public MemorySystem {
     // replacement, we assume the L1's.
     const memory::SectorCacheGeometry ro{arch.readonly_bytes, arch.readonly_line_bytes, arch.readonly_line_bytes,
                                          arch.l1_ways, arch.l1_replacement};
-    l1_.reserve(arch.sms);
-    readonly_.reserve(arch.sms);
-    for (std::uint32_t sm = 0; sm < arch.sms; ++sm) {
+    l1_.reserve(arch.gpu.sms);
+    readonly_.reserve(arch.gpu.sms);
+    for (std::uint32_t sm = 0; sm < arch.gpu.sms; ++sm) {
       l1_.emplace_back(l1);
       readonly_.emplace_back(ro);
     }
-    l1_free_.assign(arch.sms, 0);
+    l1_free_.assign(arch.gpu.sms, 0);
     for (CacheOp op : {CacheOp::Default, CacheOp::Global, CacheOp::ReadOnly, CacheOp::Streaming})
       load_path_[static_cast<int>(op)] = choose_load_path(op);
     policy_.set_window(0, {});
@@ -118,7 +118,7 @@ class GpuMemorySystem final : public MemorySystem {
 
   void prefetch(std::uint32_t sm, const traces::Instruction& inst, const memory::ByteRange& range) const override;
 
-  void count_sm_accesses_later() override { sm_counts_.resize(arch_.sms); }
+  void count_sm_accesses_later() override { sm_counts_.resize(arch_.gpu.sms); }
   void take_sm_counts(std::uint32_t sm) override;
 
   const MemoryCounters& counters() const override {

@@ -44,7 +44,7 @@ L2Cache::L2Cache(const Arch& arch, DramModel& dram, sim::StatsRegistry& stats)
   slice_service_fixed_ = std::max<std::uint64_t>(1, std::uint64_t{sector_bytes_} * kFrac / per_cycle);
   // A lookup that moves no data (a miss forwarded to another partition) takes a tag slot only:
   // l2.lookups_per_cycle at the L2's own clock, in core cycles.
-  const double lookup_cycles = double(arch.core_clock_khz) / double(std::max<std::uint64_t>(1, arch.l2_clock_khz)) /
+  const double lookup_cycles = double(arch.gpu.core_clock_khz) / double(std::max<std::uint64_t>(1, arch.l2_clock_khz)) /
                                std::max<std::uint32_t>(1, arch.l2_lookups_per_cycle);
   slice_lookup_fixed_ = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(lookup_cycles * kFrac));
   slice_free_.assign(slices_, 0);

@@ -13,7 +13,7 @@ std::vector<std::string> check_launch_policy(const Arch& arch, const traces::Ker
   auto refuse = [&](const char* parameter, const std::string& why) {
     throw sim::InputError(kernel.origin.empty() ? std::string("-p ") + parameter : kernel.origin, why);
   };
-  const std::string gpu = arch.name.empty() ? "this GPU" : arch.name;
+  const std::string gpu = arch.gpu.name.empty() ? "this GPU" : arch.gpu.name;
   const std::uint64_t max_window = arch.l2_persistence ? arch.l2_max_window_bytes : 0;
   const traces::AccessPolicyWindow& w = kernel.window;
   if (w.bytes > max_window) {

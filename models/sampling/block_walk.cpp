@@ -18,7 +18,7 @@ std::uint64_t mix(std::uint64_t x) {
 // whatever the caches hold, so one SM and an L2 of one set per slice give the same counts as the
 // whole GPU, without its hundred megabytes of cache tags to build.
 Arch counting_arch(Arch arch) {
-  arch.sms = 1;
+  arch.gpu.sms = 1;
   arch.l2_bytes = std::uint64_t{arch.l2_slices} * arch.l2_ways * arch.l2_line_bytes;
   return arch;
 }

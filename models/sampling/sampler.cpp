@@ -78,7 +78,7 @@ void Sampler::launched(std::uint32_t slot) {
   const Occupancy occ = compute_occupancy(
       arch_, {static_cast<std::uint32_t>(k.info.threads_per_block()), k.info.registers_per_thread,
               k.info.shared_bytes_per_block});
-  l.wave = std::uint64_t{occ.blocks_per_sm} * arch_.sms;
+  l.wave = std::uint64_t{occ.blocks_per_sm} * arch_.gpu.sms;
   // The least a launch needs: the warm-up, the steady windows after it, the wave in flight and
   // the tail, which must leave min_skip_share of it to skip.
   const double detailed = rules_.warm.min_waves + rules_.warm.settle_waves + rules_.steady.min_windows + 1.0 +

@@ -33,7 +33,7 @@ TEST_CASE("no library kernel simulates faster than its block-0 critical path", "
     for (const char* preset : {"fermi-m2070", "kepler-k20x", "hopper-h100"}) {
       INFO(preset);
       models::Arch arch = models::load_arch(preset);
-      auto kernel = traces::kernels::make_kernel(def.name, it->second, traces::IsaTarget{arch.sm_version});
+      auto kernel = traces::kernels::make_kernel(def.name, it->second, traces::IsaTarget{arch.gpu.sm_version});
       auto bound = analysis::analyze_block(arch, *kernel.source, 0);
       models::RunResult run = models::simulate({preset, {}, def.name, it->second, "", 1});
       CHECK(run.cycles >= bound.critical_path_cycles);

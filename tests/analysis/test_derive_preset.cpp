@@ -98,7 +98,7 @@ TEST_CASE("arch derive reproduces models/presets/hopper-h200.ini byte for byte",
 TEST_CASE("the derived hopper-h200 has the H200's measured numbers and hopper-h100's unmeasured ones", "[derive]") {
   const models::Arch h200 = models::load_arch("hopper-h200"), h100 = models::load_arch("hopper-h100");
   const analysis::CsvTable device = analysis::read_csv(analysis::validation_data_dir() / "h200" / "device.csv");
-  CHECK(h200.name == device.rows[0].at("name"));
+  CHECK(h200.gpu.name == device.rows[0].at("name"));
   CHECK(h200.l2_bytes == device.number(0, "l2"));
   CHECK(h200.l2_persist_max_bytes == device.number(0, "persistMax"));
   CHECK(h200.dram_bus_width_bits == device.number(0, "busWidth"));

@@ -26,11 +26,11 @@ TEST_CASE("the required presets exist and every parameter has a value and a sour
 
 TEST_CASE("presets carry the numbers of their sources", "[models][arch]") {
   Arch h = load_arch("hopper-h100");  // ../shared/calibration/h100/device.csv
-  CHECK(h.sms == 132);
+  CHECK(h.gpu.sms == 132);
   CHECK(h.l2_bytes == 52428800);
   CHECK(h.l2_persist_max_bytes == 32768000);
   CHECK(h.l2_max_window_bytes == 134217728);
-  CHECK(h.core_clock_khz == 1980000);
+  CHECK(h.gpu.core_clock_khz == 1980000);
   CHECK(h.dram_bus_width_bits == 5120);
   CHECK(h.shared_bytes_per_sm == 233472);
   Arch k = load_arch("kepler-k20x");  // SPEC S1.4, S2.3, S2.5
@@ -47,7 +47,7 @@ TEST_CASE("presets carry the numbers of their sources", "[models][arch]") {
 
 TEST_CASE("set overrides a preset value and unknown presets or keys are input errors", "[models][arch]") {
   Arch a = load_arch("kepler-k20x", {"gpu.sms=15", "latency.fp32=20"});
-  CHECK(a.sms == 15);
+  CHECK(a.gpu.sms == 15);
   CHECK(a.latency[int(warpsim::traces::Unit::Fp32)] == 20);
   CHECK(a.config.setting("gpu.sms").origin == "--set gpu.sms");
   REQUIRE_THROWS_WITH(load_arch("volta-v100"), Catch::Contains("unknown architecture 'volta-v100'") &&
@@ -81,7 +81,7 @@ TEST_CASE("a preset file is a preset too", "[models][arch]") {
   const std::filesystem::path file = preset_dir() / "hopper-h100.ini";
   Arch a = load_arch(file.string(), {"gpu.sms=66"});
   CHECK(a.preset == file.string());
-  CHECK(a.sms == 66);
+  CHECK(a.gpu.sms == 66);
   CHECK(a.l2_bytes == load_arch("hopper-h100").l2_bytes);
   CHECK(a.config.setting("l2.size_bytes").origin.rfind(file.string() + ":", 0) == 0);
   REQUIRE_THROWS_WITH(load_arch("no/such/preset.ini"), Catch::Contains("no preset file 'no/such/preset.ini'"));

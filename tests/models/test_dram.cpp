@@ -32,7 +32,7 @@ traces::Instruction load_instruction(traces::CacheOp cache = traces::CacheOp::De
   return inst;
 }
 
-double cycles_per_second(const Arch& a) { return static_cast<double>(a.core_clock_khz) * 1e3; }
+double cycles_per_second(const Arch& a) { return static_cast<double>(a.gpu.core_clock_khz) * 1e3; }
 // Read bandwidth a channel sustains: the pins' rate, less the share of time refresh blocks it.
 double sustained_read_bandwidth(const Arch& a) {
   return a.dram_bytes_per_second() * (1.0 - double(a.dram_refresh_ns) / a.dram_refresh_interval_ns);
@@ -72,7 +72,7 @@ TEST_CASE("DRAM: a streaming kernel through access() runs at DRAM bandwidth", "[
   std::uint64_t k = 0;
   for (std::uint64_t line = 0; line < bytes; line += 128, ++k) {
     for (int l = 0; l < 32; ++l) inst.addr[static_cast<std::size_t>(l)] = line + 4u * l;
-    last = std::max(last, mem->access(static_cast<std::uint32_t>(k % arch.sms), 0, inst, k / 16).ready);
+    last = std::max(last, mem->access(static_cast<std::uint32_t>(k % arch.gpu.sms), 0, inst, k / 16).ready);
   }
   const double seconds = last / cycles_per_second(arch);
   const double tb_per_s = bytes / seconds / 1e12;

@@ -91,7 +91,7 @@ TEST_CASE("persist_10MB.csv: persistKernel's L2 hit rate and DRAM reads and writ
     inst.width = 4;
     sim::Cycle now = 0;
     for (std::uint64_t warp = 0; warp < data / 32; ++warp) {
-      const auto sm = static_cast<std::uint32_t>(warp * 32 / block % arch.sms);
+      const auto sm = static_cast<std::uint32_t>(warp * 32 / block % arch.gpu.sms);
       // persistent[tid % freq] = 2 * persistent[tid % freq]; streaming[tid % data] = 2 * ...
       for (int k = 0; k < 4; ++k) {
         inst.mem_op = k % 2 == 0 ? traces::MemOp::Load : traces::MemOp::Store;

@@ -89,7 +89,7 @@ Measured run_kernel(const Arch& arch, std::uint64_t blocks, std::uint32_t block_
   sim::Cycle now = 0;
   const std::uint32_t warps = block_size / 32;
   for (std::uint64_t b = 0; b < blocks; ++b) {
-    const std::uint32_t sm = static_cast<std::uint32_t>(b % arch.sms);
+    const std::uint32_t sm = static_cast<std::uint32_t>(b % arch.gpu.sms);
     for (std::uint32_t w = 0; w < warps; ++w) {
       for (int k = 0; k < instructions_per_warp; ++k) {
         traces::Instruction inst = templates[static_cast<std::size_t>(k)];

@@ -92,7 +92,7 @@ TEST_CASE("run --timeline records every warp of every block once, on an SM, star
   std::map<std::uint64_t, std::uint64_t> sm_of_block;
   for (const Record& r : records) {
     CHECK(r.launch == 1);
-    CHECK(r.sm < arch.sms);
+    CHECK(r.sm < arch.gpu.sms);
     CHECK(r.start < r.exit);
     CHECK(seen.insert({r.block, r.warp}).second);
     auto [it, fresh] = sm_of_block.emplace(r.block, r.sm);
@@ -103,7 +103,7 @@ TEST_CASE("run --timeline records every warp of every block once, on an SM, star
   // 300 blocks over 132 SMs, all resident at once: the first wave uses every SM.
   std::set<std::uint64_t> sms;
   for (const auto& [b, sm] : sm_of_block) sms.insert(sm);
-  CHECK(sms.size() == arch.sms);
+  CHECK(sms.size() == arch.gpu.sms);
 }
 
 TEST_CASE("A block's warps start warp_launch_interval_cycles apart (dispatch.csv)", "[timeline]") {
