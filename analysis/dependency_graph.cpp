@@ -62,7 +62,7 @@ DependencyAnalysis analyze_block(const models::Arch& arch, traces::KernelSource&
   // Barrier rounds: every warp's k-th barrier feeds round k's join vertex, which feeds the
   // instruction after each warp's k-th barrier.
   std::vector<Vertex> barrier_join;
-  const std::int64_t issue_gap = arch.dispatch_per_scheduler > 1 ? 0 : 1;  // dual issue may pair neighbours
+  const std::int64_t issue_gap = arch.sm.dispatch_per_scheduler > 1 ? 0 : 1;  // dual issue may pair neighbours
   traces::Instruction in;
   for (auto& stream : warps) {
     std::unordered_map<traces::Reg, std::pair<Vertex, std::int64_t>> last_writer;  // reg -> (vertex, latency)

@@ -1,5 +1,4 @@
 #include "models/arch.hpp"
-#include "models/core/issue_policies.hpp"
 #include "models/memory/dram_models.hpp"
 #include "models/memory/replacement_policies.hpp"
 
@@ -58,25 +57,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.preset = preset;
   a.gpu = GpuSpec::from_config(c);
 
-  a.max_threads_per_sm = u32("sm.max_threads");
-  a.max_warps_per_sm = u32("sm.max_warps");
-  a.max_blocks_per_sm = u32("sm.max_blocks");
-  a.max_threads_per_block = u32("sm.max_threads_per_block");
-  a.registers_per_sm = u32("sm.registers");
-  a.max_registers_per_thread = u32("sm.max_registers_per_thread");
-  a.register_alloc_unit = u32("sm.register_alloc_unit");
-  a.register_block_warp_granularity = u32("sm.register_block_warp_granularity");
-  a.shared_bytes_per_sm = u32("sm.shared_bytes");
-  a.max_shared_per_block = u32("sm.max_shared_per_block");
-  a.shared_alloc_unit = u32("sm.shared_alloc_unit");
-  a.shared_reserved_per_block = u32("sm.shared_reserved_per_block");
-  a.schedulers = u32("sm.schedulers");
-  a.dispatch_per_scheduler = u32("sm.dispatch_per_scheduler");
-  a.max_warps_per_scheduler = u32("sm.max_warps_per_scheduler");
-  // The parameter's choices are the table's names, so the config has refused any other already.
-  a.scheduler_policy = IssuePolicies::index_of(c.get_string("sm.scheduler_policy")).value();
-  a.fp64_blocks_dual_issue = c.get_bool("sm.fp64_blocks_dual_issue");
-  a.units_per_scheduler = c.get_bool("sm.units_per_scheduler");
+  a.sm = SmSpec::from_config(c);
 
   auto set_unit = [&](Unit u, const char* lanes, const char* latency) {
     a.units.lanes[static_cast<int>(u)] = u32(lanes);
@@ -147,10 +128,6 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   auto require = [&](bool ok, const char* key, std::initializer_list<const char*> others, const std::string& why) {
     read.require(ok, key, others, why);
   };
-  require(a.max_warps_per_sm * 32 >= a.max_threads_per_sm, "sm.max_warps", {"sm.max_threads"},
-          "fewer warps than sm.max_threads needs");
-  require(a.schedulers * a.max_warps_per_scheduler >= a.max_warps_per_sm, "sm.max_warps_per_scheduler",
-          {"sm.schedulers", "sm.max_warps"}, "schedulers cannot hold sm.max_warps");
   require(a.l1_line_bytes % a.l1_sector_bytes == 0, "l1.sector_bytes", {"l1.line_bytes"}, "must divide l1.line_bytes");
   require(a.l2_line_bytes % a.l2_sector_bytes == 0, "l2.sector_bytes", {"l2.line_bytes"}, "must divide l2.line_bytes");
   require(a.dram_latency_min <= a.dram_latency_max, "dram.latency_min", {"dram.latency_max"}, "exceeds dram.latency_max");

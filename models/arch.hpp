@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/core/gpu_spec.hpp"
+#include "models/core/sm_spec.hpp"
 #include "sim/config.hpp"
 #include "traces/instruction.hpp"
 
@@ -24,19 +25,7 @@ struct Arch {
   std::string preset;  // "kepler-k20x", or a preset file's path
   GpuSpec gpu;
 
-  // Residency limits per SM (S1.1) and CUDA's allocation granularities.
-  std::uint32_t max_threads_per_sm = 0, max_warps_per_sm = 0, max_blocks_per_sm = 0;
-  std::uint32_t max_threads_per_block = 0;
-  std::uint32_t registers_per_sm = 0, max_registers_per_thread = 0, register_alloc_unit = 0;
-  std::uint32_t register_block_warp_granularity = 1;
-  std::uint32_t shared_bytes_per_sm = 0, max_shared_per_block = 0, shared_alloc_unit = 0;
-  std::uint32_t shared_reserved_per_block = 0;
-
-  // Issue (S1.4, S2.3-S2.6).
-  std::uint32_t schedulers = 0, dispatch_per_scheduler = 0, max_warps_per_scheduler = 0;
-  std::uint32_t scheduler_policy = 0;  // its position in IssuePolicies (models/core/issue_policies.hpp)
-  bool fp64_blocks_dual_issue = false;  // S2.4: the source author's belief, on for Kepler
-  bool units_per_scheduler = false;     // Hopper: each sub-partition owns its units
+  SmSpec sm;
   UnitRates units;
 
   // Latencies in core cycles (S2.7).
@@ -83,7 +72,6 @@ struct Arch {
   // The resolved configuration behind these numbers, with each value's origin and source.
   sim::Config config;
 
-  std::uint32_t warps_per_sm_limit() const { return max_warps_per_sm; }
   double dram_bytes_per_second() const { return dram_bus_width_bits / 8.0 * dram_data_rate_mtps * 1e6; }
 };
 

@@ -1,6 +1,5 @@
 // The parameter table of an architecture preset: every key a preset file must give.
 #include "models/arch.hpp"
-#include "models/core/issue_policies.hpp"
 #include "models/memory/dram_models.hpp"
 #include "models/memory/replacement_policies.hpp"
 #include "sim/param_builders.hpp"
@@ -17,26 +16,6 @@ constexpr double kMaxLanes = 1 << 20;
 
 std::vector<ParamSpec> build() {
   return {
-      integer("sm.max_threads", "threads", "resident threads per SM (S1.1)", 32),
-      integer("sm.max_warps", "warps", "resident warps per SM (S1.1)", 1),
-      integer("sm.max_blocks", "blocks", "resident thread blocks per SM (S1.1)", 1),
-      integer("sm.max_threads_per_block", "threads", "largest block a launch may use", 32, 4096),
-      integer("sm.registers", "registers", "32-bit registers per SM", 1024),
-      integer("sm.max_registers_per_thread", "registers", "most registers one thread may use", 16, 255),
-      integer("sm.register_alloc_unit", "registers", "registers are allocated per warp in multiples of this", 1),
-      integer("sm.register_block_warp_granularity", "warps",
-              "a block's register allocation is rounded up to this many warps (Fermi: 2)", 1, 64),
-      integer("sm.shared_bytes", "bytes", "shared memory per SM available to blocks", 0),
-      integer("sm.max_shared_per_block", "bytes", "largest shared allocation of one block", 0),
-      integer("sm.shared_alloc_unit", "bytes", "shared memory is allocated per block in multiples of this", 1),
-      integer("sm.shared_reserved_per_block", "bytes", "shared memory the system reserves per block (cc >= 8.0)", 0),
-      integer("sm.schedulers", "schedulers", "warp schedulers per SM (S1.4)", 1, 16),
-      integer("sm.dispatch_per_scheduler", "instructions", "dispatch units per scheduler: 2 allows dual issue (S2.3)", 1, 2),
-      integer("sm.max_warps_per_scheduler", "warps", "warps one scheduler holds (S1.4)", 1),
-      choice("sm.scheduler_policy", IssuePolicies::names(), IssuePolicies::summary()),
-      flag("sm.fp64_blocks_dual_issue", "a DP instruction cannot share its cycle with another of its warp (S2.4)"),
-      flag("sm.units_per_scheduler", "execution units belong to one scheduler's sub-partition instead of the SM"),
-
       integer("units.int_lanes", "lanes", "integer ALU lanes per SM", 1, kMaxLanes),
       integer("units.fp32_lanes", "lanes", "FP32 CUDA-core lanes per SM (S2.5)", 1, kMaxLanes),
       integer("units.fp64_lanes", "lanes", "FP64 (DP) lanes per SM (S2.5)", 1, kMaxLanes),
@@ -136,7 +115,7 @@ const std::vector<sim::ParamSpec>& arch_params() {
   // The components' keys first, in preset order, then those not yet beside their component.
   static const std::vector<sim::ParamSpec> specs = [] {
     std::vector<sim::ParamSpec> all;
-    for (const auto& part : {GpuSpec::params(), build()}) all.insert(all.end(), part.begin(), part.end());
+    for (const auto& part : {GpuSpec::params(), SmSpec::params(), build()}) all.insert(all.end(), part.begin(), part.end());
     return all;
   }();
   return specs;

@@ -29,28 +29,28 @@ BlockFootprint block_footprint(const Arch& a, const BlockResources& b) {
   BlockFootprint f;
   f.threads = b.threads;
   f.warps = (b.threads + 31) / 32;
-  std::uint64_t per_warp = round_up(std::uint64_t(b.registers_per_thread) * 32, a.register_alloc_unit);
-  f.registers = static_cast<std::uint32_t>(round_up(f.warps, a.register_block_warp_granularity) * per_warp);
-  std::uint64_t shared = b.shared_bytes + a.shared_reserved_per_block;
-  f.shared_bytes = shared ? static_cast<std::uint32_t>(round_up(shared, a.shared_alloc_unit)) : 0;
+  std::uint64_t per_warp = round_up(std::uint64_t(b.registers_per_thread) * 32, a.sm.register_alloc_unit);
+  f.registers = static_cast<std::uint32_t>(round_up(f.warps, a.sm.register_block_warp_granularity) * per_warp);
+  std::uint64_t shared = b.shared_bytes + a.sm.shared_reserved_per_block;
+  f.shared_bytes = shared ? static_cast<std::uint32_t>(round_up(shared, a.sm.shared_alloc_unit)) : 0;
   return f;
 }
 
 Occupancy compute_occupancy(const Arch& a, const BlockResources& b) {
   auto fail = [&](const std::string& what) { throw sim::InputError("block", what); };
   if (b.threads == 0) fail("a block needs at least one thread");
-  if (b.threads > a.max_threads_per_block)
+  if (b.threads > a.sm.max_threads_per_block)
     fail(std::to_string(b.threads) + " threads per block exceeds " + a.preset + "'s limit of " +
-         std::to_string(a.max_threads_per_block));
-  if (b.registers_per_thread > a.max_registers_per_thread)
+         std::to_string(a.sm.max_threads_per_block));
+  if (b.registers_per_thread > a.sm.max_registers_per_thread)
     fail(std::to_string(b.registers_per_thread) + " registers per thread exceeds " + a.preset + "'s limit of " +
-         std::to_string(a.max_registers_per_thread));
-  if (b.shared_bytes > a.max_shared_per_block)
+         std::to_string(a.sm.max_registers_per_thread));
+  if (b.shared_bytes > a.sm.max_shared_per_block)
     fail(std::to_string(b.shared_bytes) + " shared bytes per block exceeds " + a.preset + "'s limit of " +
-         std::to_string(a.max_shared_per_block));
+         std::to_string(a.sm.max_shared_per_block));
 
   Occupancy occ;
-  occ.max_warps_per_sm = a.max_warps_per_sm;
+  occ.max_warps_per_sm = a.sm.max_warps;
   occ.warps_per_block = (b.threads + 31) / 32;  // S1.3: partial warps still take a whole warp
   constexpr std::uint64_t kUnlimited = std::numeric_limits<std::uint32_t>::max();
 
@@ -59,12 +59,12 @@ Occupancy compute_occupancy(const Arch& a, const BlockResources& b) {
     OccupancyLimit limit;
     std::uint64_t blocks;
   };
-  std::uint64_t by_threads = a.max_threads_per_sm / b.threads;
-  std::uint64_t by_warps = a.max_warps_per_sm / occ.warps_per_block;
-  std::uint64_t by_blocks = a.max_blocks_per_sm;
+  std::uint64_t by_threads = a.sm.max_threads / b.threads;
+  std::uint64_t by_warps = a.sm.max_warps / occ.warps_per_block;
+  std::uint64_t by_blocks = a.sm.max_blocks;
   const BlockFootprint f = block_footprint(a, b);
-  std::uint64_t by_registers = f.registers ? a.registers_per_sm / f.registers : kUnlimited;
-  std::uint64_t by_shared = f.shared_bytes ? a.shared_bytes_per_sm / f.shared_bytes : kUnlimited;
+  std::uint64_t by_registers = f.registers ? a.sm.registers / f.registers : kUnlimited;
+  std::uint64_t by_shared = f.shared_bytes ? a.sm.shared_bytes / f.shared_bytes : kUnlimited;
 
   const Candidate candidates[] = {{OccupancyLimit::Blocks, by_blocks},
                                   {OccupancyLimit::Threads, by_threads},

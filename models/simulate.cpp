@@ -32,7 +32,7 @@ std::vector<std::pair<std::string, double>> metrics_of(const Arch& arch, const G
   put("warp_instructions", double(t.warp_instructions));
   put("ipc", ratio(double(t.warp_instructions), double(t.cycles) * arch.gpu.sms));
   put("achieved_occupancy",
-      cycle_books ? ratio(double(t.warp_cycles), double(t.active_cycles) * arch.max_warps_per_sm) : unknown);
+      cycle_books ? ratio(double(t.warp_cycles), double(t.active_cycles) * arch.sm.max_warps) : unknown);
   put("dual_issue_fraction", ratio(double(t.dual_issues), double(t.issue_events)));
   put("gld_requests", double(m.gld_requests));
   put("gld_sectors", double(m.gld_sectors));

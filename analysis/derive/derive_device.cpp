@@ -39,7 +39,7 @@ void derive_device(const CalibrationData& d, const models::Arch& base, const std
   out.set("sm.shared_bytes", count(dev, "smemPerSM"), at + "smemPerSM");
   out.set("sm.max_shared_per_block", count(dev, "smemPerBlockOptin"), at + "smemPerBlockOptin");
   out.set("sm.shared_reserved_per_block", count(dev, "reservedSmemPerBlock"), at + "reservedSmemPerBlock");
-  const std::int64_t schedulers = base.schedulers;
+  const std::int64_t schedulers = base.sm.schedulers;
   out.set("sm.max_warps_per_scheduler", (warps + schedulers - 1) / schedulers,
           at + std::to_string(warps) + " warps (maxThreadsPerSM / warpSize) over sm.schedulers " +
               std::to_string(schedulers) + " (inherited from " + base_name + ")");

@@ -40,7 +40,7 @@ Bound launch_bound(const Arch& arch, const GpuTotals& t, const MemoryCounters& m
   in.memory_wait = state_share(t, SchedulerState::MemoryDependency, cycle_books);
   in.alu_wait = state_share(t, SchedulerState::AluDependency, cycle_books);
   in.issued = state_share(t, SchedulerState::Issued, cycle_books);
-  in.achieved_occupancy = cycle_books ? share(t.warp_cycles, t.active_cycles * arch.max_warps_per_sm)
+  in.achieved_occupancy = cycle_books ? share(t.warp_cycles, t.active_cycles * arch.sm.max_warps)
                                       : std::numeric_limits<double>::quiet_NaN();
   in.theoretical = shape.theoretical;
   in.blocks = shape.blocks;

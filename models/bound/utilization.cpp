@@ -11,7 +11,7 @@ double ratio(double served, double capacity) { return capacity > 0 ? served / ca
 // per scheduler where each sub-partition owns its units (Hopper), else one per SM, each with at
 // least one lane (models/core/sm.cpp).
 double pipe_rate(const Arch& arch, int unit) {
-  const std::uint32_t groups = arch.units_per_scheduler ? arch.schedulers : 1;
+  const std::uint32_t groups = arch.sm.units_per_scheduler ? arch.sm.schedulers : 1;
   return double(groups) * std::max(1u, arch.units.lanes[unit] / groups) / 32.0;
 }
 
@@ -49,7 +49,7 @@ Utilization utilization(const Arch& arch, const GpuTotals& t, const MemoryCounte
   Utilization u;
   auto set = [&](Resource r, double v) { u.of[static_cast<int>(r)] = v; };
   const double sm_cycles = double(t.cycles) * arch.gpu.sms;
-  set(Resource::Issue, ratio(double(t.issue_events), sm_cycles * arch.schedulers));
+  set(Resource::Issue, ratio(double(t.issue_events), sm_cycles * arch.sm.schedulers));
   for (int unit = 0; unit < traces::kUnitCount; ++unit)
     set(pipe_of(traces::Unit(unit)), ratio(double(t.pipe_slots[unit]), sm_cycles * pipe_rate(arch, unit)));
   set(Resource::L1Wavefronts, ratio(double(m.l1_wavefronts), sm_cycles));
@@ -67,7 +67,7 @@ Utilization utilization(const Arch& arch, const GpuTotals& t, const MemoryCounte
 }
 
 double peak_issue_per_second(const Arch& arch) {
-  return double(arch.gpu.sms) * arch.schedulers * std::max(1u, arch.dispatch_per_scheduler) * double(arch.gpu.core_clock_khz) *
+  return double(arch.gpu.sms) * arch.sm.schedulers * std::max(1u, arch.sm.dispatch_per_scheduler) * double(arch.gpu.core_clock_khz) *
          1e3;
 }
 

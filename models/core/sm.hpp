@@ -71,7 +71,7 @@ struct SmLaunchCounts {
 
 class Sm final : public sim::ClockedComponent {
  public:
-  static constexpr std::uint32_t kMaxSchedulers = 16;  // sm.schedulers' limit (arch_params.cpp)
+  static constexpr std::uint32_t kMaxSchedulers = 16;  // sm.schedulers' limit (sm_spec.cpp)
 
   // The SMs of a GPU tick through one group (`ticks`), each through a whole window of it before
   // the next (sim/tick_group.hpp); accesses to the memory system's shared state wait in `log`
@@ -240,7 +240,7 @@ class Sm final : public sim::ClockedComponent {
     return c;
   }
   UnitPool& pool(std::uint32_t scheduler, traces::Unit unit) { return pools_of(scheduler)[static_cast<int>(unit)]; }
-  UnitPool* pools_of(std::uint32_t scheduler) { return &pools_[(arch_.units_per_scheduler ? scheduler : 0) * traces::kUnitCount]; }
+  UnitPool* pools_of(std::uint32_t scheduler) { return &pools_[(arch_.sm.units_per_scheduler ? scheduler : 0) * traces::kUnitCount]; }
 
   const Arch& arch_;
   const std::uint32_t id_;

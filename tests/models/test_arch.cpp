@@ -32,11 +32,11 @@ TEST_CASE("presets carry the numbers of their sources", "[models][arch]") {
   CHECK(h.l2_max_window_bytes == 134217728);
   CHECK(h.gpu.core_clock_khz == 1980000);
   CHECK(h.dram_bus_width_bits == 5120);
-  CHECK(h.shared_bytes_per_sm == 233472);
+  CHECK(h.sm.shared_bytes == 233472);
   Arch k = load_arch("kepler-k20x");  // SPEC S1.4, S2.3, S2.5
-  CHECK(k.schedulers == 4);
-  CHECK(k.dispatch_per_scheduler == 2);
-  CHECK(k.max_warps_per_scheduler == 16);
+  CHECK(k.sm.schedulers == 4);
+  CHECK(k.sm.dispatch_per_scheduler == 2);
+  CHECK(k.sm.max_warps_per_scheduler == 16);
   CHECK(k.units.lanes[int(warpsim::traces::Unit::Fp32)] / 32 == 6);
   CHECK(k.units.lanes[int(warpsim::traces::Unit::Fp64)] / 32 == 2);
   CHECK(k.units.lanes[int(warpsim::traces::Unit::LdSt)] / 32 == 1);
@@ -98,7 +98,7 @@ TEST_CASE("sm.scheduler_policy chooses from the issue-policy table, and refuses 
   for (std::uint32_t i = 0; i < IssuePolicies::kCount; ++i) {
     const std::string name(IssuePolicies::kNames[i]);
     INFO(name);
-    CHECK(load_arch("kepler-k20x", {"sm.scheduler_policy=" + name}).scheduler_policy == i);
+    CHECK(load_arch("kepler-k20x", {"sm.scheduler_policy=" + name}).sm.scheduler_policy == i);
   }
   try {
     load_arch("kepler-k20x", {"sm.scheduler_policy=two-level"});

@@ -69,7 +69,7 @@ TEST_CASE("utilisation: each resource's count over its peak and the elapsed cycl
   GpuTotals t;
   t.cycles = a.gpu.core_clock_khz / 1000;  // one microsecond: 1980 cycles
   const std::uint64_t sm_cycles = std::uint64_t(a.gpu.sms) * t.cycles;
-  t.issue_events = sm_cycles * a.schedulers / 4;              // a quarter of the scheduler-cycles
+  t.issue_events = sm_cycles * a.sm.schedulers / 4;              // a quarter of the scheduler-cycles
   t.pipe_slots[int(warpsim::traces::Unit::Fp32)] = sm_cycles * 2;  // 128 lanes: 4 a cycle per SM
   t.pipe_slots[int(warpsim::traces::Unit::Sfu)] = sm_cycles / 2;   // 16 lanes in 4 pools: 4 x 4 / 32
   MemoryCounters m;
@@ -178,7 +178,7 @@ TEST_CASE("the new counters agree with the old: pipe slots, LSU and shared wavef
     const Arch a = load_arch(arch);
     double slots = 0;
     for (int u = 0; u < warpsim::traces::kUnitCount; ++u) {
-      const std::uint32_t groups = a.units_per_scheduler ? a.schedulers : 1;
+      const std::uint32_t groups = a.sm.units_per_scheduler ? a.sm.schedulers : 1;
       const double rate = double(groups) * std::max(1u, a.units.lanes[u] / groups) / 32.0;
       const std::string name = "utilization_" + std::string(resource_name(pipe_of(warpsim::traces::Unit(u))));
       slots += metric(w, name) * rate * double(a.gpu.sms) * double(w.cycles);

@@ -1,0 +1,38 @@
+// Each component's spec reads its own keys and refuses, by itself, values of its keys that
+// contradict each other, naming the key and where it was set.
+#include <catch2/catch.hpp>
+
+#include "models/arch.hpp"
+#include "sim/errors.hpp"
+
+using namespace warpsim;
+using namespace warpsim::models;
+
+namespace {
+
+// hopper-h100's config with `overrides` (--set), validated as load_arch does.
+sim::Config hopper_config(const std::vector<std::string>& overrides = {}) {
+  sim::Config c(arch_params());
+  c.load_ini(preset_file("hopper-h100"));
+  for (const auto& o : overrides) c.set_assignment(o, "--set");
+  c.validate();
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("GpuSpec reads the [gpu] keys", "[models][arch][specs]") {
+  const GpuSpec gpu = GpuSpec::from_config(hopper_config({"gpu.sms=66"}));
+  CHECK(gpu.sms == 66);
+  CHECK(gpu.sm_version == 90);
+  CHECK(gpu.core_clock_khz == 1980000);
+}
+
+TEST_CASE("SmSpec refuses residency limits that contradict each other", "[models][arch][specs]") {
+  CHECK(SmSpec::from_config(hopper_config()).max_warps == 64);
+  REQUIRE_THROWS_WITH(SmSpec::from_config(hopper_config({"sm.max_threads=4096"})),
+                      Catch::Equals("--set sm.max_threads: sm.max_warps: fewer warps than sm.max_threads needs"));
+  REQUIRE_THROWS_WITH(SmSpec::from_config(hopper_config({"sm.max_warps_per_scheduler=8"})),
+                      Catch::Equals("--set sm.max_warps_per_scheduler: sm.max_warps_per_scheduler: schedulers cannot "
+                                    "hold sm.max_warps"));
+}
