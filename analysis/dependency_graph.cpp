@@ -31,8 +31,8 @@ std::int64_t longest_path(const Graph& g, Vertex source, const std::vector<std::
 }  // namespace
 
 std::uint64_t minimum_latency(const models::Arch& a, const traces::Instruction& in) {
-  if (!in.is_memory()) return a.latency[static_cast<int>(in.unit)];
-  if (in.space == traces::MemSpace::Shared) return a.shared_latency;
+  if (!in.is_memory()) return a.units.latency[static_cast<int>(in.unit)];
+  if (in.space == traces::MemSpace::Shared) return a.units.shared_latency;
   if (in.mem_op == traces::MemOp::Store) return 1;
   return std::min<std::uint64_t>(a.l1_hit_latency, a.l2_hit_latency);
 }

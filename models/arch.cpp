@@ -49,29 +49,14 @@ Arch load_arch(const std::string& preset, const std::vector<std::string>& overri
 }
 
 Arch arch_from_config(const std::string& preset, sim::Config c) {
-  using traces::Unit;
   const sim::SpecReader read(c);
   auto u32 = [&](const char* key) { return read.u32(key); };
   auto u64 = [&](const char* key) { return read.u64(key); };
   Arch a;
   a.preset = preset;
   a.gpu = GpuSpec::from_config(c);
-
   a.sm = SmSpec::from_config(c);
-
-  auto set_unit = [&](Unit u, const char* lanes, const char* latency) {
-    a.units.lanes[static_cast<int>(u)] = u32(lanes);
-    a.latency[static_cast<int>(u)] = u32(latency);
-  };
-  set_unit(Unit::Int, "units.int_lanes", "latency.int");
-  set_unit(Unit::Fp32, "units.fp32_lanes", "latency.fp32");
-  set_unit(Unit::Fp64, "units.fp64_lanes", "latency.fp64");
-  set_unit(Unit::Sfu, "units.sfu_lanes", "latency.sfu");
-  set_unit(Unit::Tensor, "units.tensor_lanes", "latency.tensor");
-  set_unit(Unit::Control, "units.control_lanes", "latency.control");
-  a.units.lanes[static_cast<int>(Unit::LdSt)] = u32("units.ldst_lanes");
-  a.latency[static_cast<int>(Unit::LdSt)] = u32("latency.shared");  // memory answers set the real time
-  a.shared_latency = u32("latency.shared");
+  a.units = UnitsSpec::from_config(c);
 
   a.launch_overhead_ns = u64("dispatch.launch_overhead_ns");
   a.kernel_start_ns = u64("dispatch.kernel_start_ns");

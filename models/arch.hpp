@@ -9,28 +9,16 @@
 
 #include "models/core/gpu_spec.hpp"
 #include "models/core/sm_spec.hpp"
+#include "models/core/units_spec.hpp"
 #include "sim/config.hpp"
-#include "traces/instruction.hpp"
 
 namespace warpsim::models {
-
-struct UnitRates {
-  // Lanes per SM of each execution-unit class; a warp instruction needs 32 lane-slots, so
-  // 192 FP32 lanes issue 6 warp instructions per cycle (SPEC S2.5) and 16 SFU lanes one every
-  // other cycle.
-  std::uint32_t lanes[traces::kUnitCount] = {};
-};
 
 struct Arch {
   std::string preset;  // "kepler-k20x", or a preset file's path
   GpuSpec gpu;
-
   SmSpec sm;
-  UnitRates units;
-
-  // Latencies in core cycles (S2.7).
-  std::uint32_t latency[traces::kUnitCount] = {};
-  std::uint32_t shared_latency = 0;
+  UnitsSpec units;
 
   // GigaThread engine.
   std::uint64_t launch_overhead_ns = 0;  // host side, outside the kernel's GPU time (not simulated)

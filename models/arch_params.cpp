@@ -10,28 +10,8 @@ namespace {
 using sim::ParamSpec;
 using namespace sim::param;
 
-// More issue lanes per SM than any GPU has by far (32,768 warp instructions a cycle); unit pools
-// keep their credits in 32 bits (unit_pool.hpp).
-constexpr double kMaxLanes = 1 << 20;
-
 std::vector<ParamSpec> build() {
   return {
-      integer("units.int_lanes", "lanes", "integer ALU lanes per SM", 1, kMaxLanes),
-      integer("units.fp32_lanes", "lanes", "FP32 CUDA-core lanes per SM (S2.5)", 1, kMaxLanes),
-      integer("units.fp64_lanes", "lanes", "FP64 (DP) lanes per SM (S2.5)", 1, kMaxLanes),
-      integer("units.sfu_lanes", "lanes", "special-function lanes per SM (S2.5)", 1, kMaxLanes),
-      integer("units.ldst_lanes", "lanes", "load/store lanes per SM (S2.5)", 1, kMaxLanes),
-      integer("units.tensor_lanes", "lanes", "tensor-core issue lanes per SM (32 = one warp MMA per cycle)", 1, kMaxLanes),
-      integer("units.control_lanes", "lanes", "branch/control issue lanes per SM", 1, kMaxLanes),
-
-      integer("latency.int", "cycles", "dependent-issue latency of integer ALU instructions (S2.7)", 1, 10000),
-      integer("latency.fp32", "cycles", "dependent-issue latency of FP32 instructions (S2.7)", 1, 10000),
-      integer("latency.fp64", "cycles", "dependent-issue latency of FP64 instructions", 1, 10000),
-      integer("latency.sfu", "cycles", "dependent-issue latency of SFU instructions", 1, 10000),
-      integer("latency.tensor", "cycles", "dependent-issue latency of tensor-core instructions", 1, 10000),
-      integer("latency.control", "cycles", "latency of branches and other control instructions", 1, 10000),
-      integer("latency.shared", "cycles", "shared-memory load latency without bank conflicts", 1, 10000),
-
       integer("dispatch.launch_overhead_ns", "ns",
               "host-side launch and event overhead around a kernel's GPU time (event timings; not simulated)", 0, 1e9),
       integer("dispatch.kernel_start_ns", "ns",
@@ -115,7 +95,7 @@ const std::vector<sim::ParamSpec>& arch_params() {
   // The components' keys first, in preset order, then those not yet beside their component.
   static const std::vector<sim::ParamSpec> specs = [] {
     std::vector<sim::ParamSpec> all;
-    for (const auto& part : {GpuSpec::params(), SmSpec::params(), build()}) all.insert(all.end(), part.begin(), part.end());
+    for (const auto& part : {GpuSpec::params(), SmSpec::params(), UnitsSpec::params(), build()}) all.insert(all.end(), part.begin(), part.end());
     return all;
   }();
   return specs;

@@ -42,7 +42,7 @@ Level level(const CsvTable& t, const std::string& name) {
 }  // namespace
 
 void derive_latencies(const CalibrationData& d, const models::Arch& arch, const std::string& base, Derivation& out) {
-  const double imad = arch.latency[static_cast<int>(traces::Unit::Int)];
+  const double imad = arch.units.latency[static_cast<int>(traces::Unit::Int)];
   const std::string less_imad =
       ", less the chase loop's address IMAD.WIDE (latency.int " + fixed(imad, 0) + ", inherited from " + base + ")";
   for (const auto& [name, key] : {std::pair{"L1", "l1.hit_latency"}, std::pair{"L2", "l2.hit_latency"}}) {

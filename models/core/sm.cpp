@@ -63,7 +63,7 @@ void Sm::set_state(std::uint32_t s, SchedulerState state, sim::Cycle now) {
   } else {
     unit.consume(1);
     ++counters_.pipe_slots[static_cast<int>(in.unit)];
-    w.scoreboard.write(in, now + arch_.latency[static_cast<int>(in.unit)], false);
+    w.scoreboard.write(in, now + arch_.units.latency[static_cast<int>(in.unit)], false);
   }
   if (in.control == traces::Control::Barrier) {
     sched_[scheduler].at_barrier |= std::uint64_t{1} << index;

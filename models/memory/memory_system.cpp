@@ -112,7 +112,7 @@ MemoryAccessResult GpuMemorySystem::shared(const Instruction& inst, sim::Cycle n
   counters.shared_bank_conflicts += shape.conflicts();
   const std::uint32_t passes = std::max<std::uint32_t>(1, shape.passes);
   counters.shared_wavefronts += passes;
-  return finish(counters, now + arch_.shared_latency + (passes - 1), passes);
+  return finish(counters, now + arch_.units.shared_latency + (passes - 1), passes);
 }
 
 MemoryAccessResult GpuMemorySystem::constant(const Instruction& inst, sim::Cycle now, MemoryCounters& counters) const {

@@ -48,7 +48,7 @@ TEST_CASE("presets carry the numbers of their sources", "[models][arch]") {
 TEST_CASE("set overrides a preset value and unknown presets or keys are input errors", "[models][arch]") {
   Arch a = load_arch("kepler-k20x", {"gpu.sms=15", "latency.fp32=20"});
   CHECK(a.gpu.sms == 15);
-  CHECK(a.latency[int(warpsim::traces::Unit::Fp32)] == 20);
+  CHECK(a.units.latency[int(warpsim::traces::Unit::Fp32)] == 20);
   CHECK(a.config.setting("gpu.sms").origin == "--set gpu.sms");
   REQUIRE_THROWS_WITH(load_arch("volta-v100"), Catch::Contains("unknown architecture 'volta-v100'") &&
                                                    Catch::Contains("hopper-h100") && Catch::Contains("kepler-k20x"));

@@ -36,3 +36,11 @@ TEST_CASE("SmSpec refuses residency limits that contradict each other", "[models
                       Catch::Equals("--set sm.max_warps_per_scheduler: sm.max_warps_per_scheduler: schedulers cannot "
                                     "hold sm.max_warps"));
 }
+
+TEST_CASE("UnitsSpec reads lanes and latencies by unit, LdSt's latency being latency.shared", "[models][arch][specs]") {
+  const UnitsSpec units = UnitsSpec::from_config(hopper_config({"latency.fp32=7", "latency.shared=31"}));
+  CHECK(units.latency[int(traces::Unit::Fp32)] == 7);
+  CHECK(units.latency[int(traces::Unit::LdSt)] == 31);
+  CHECK(units.shared_latency == 31);
+  CHECK(units.lanes[int(traces::Unit::Fp32)] == 128);
+}

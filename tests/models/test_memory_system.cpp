@@ -191,7 +191,7 @@ TEST_CASE("S3.10 through access(): transposeShared pad 0 costs 32 passes, pad 1 
     INFO("pad " << pad);
     CHECK(res.passes == (pad == 0 ? 32u : 1u));
     CHECK(r.c().shared_bank_conflicts - before == (pad == 0 ? 31u : 0u));
-    CHECK(res.ready == 100 + r.arch.shared_latency + res.passes - 1);
+    CHECK(res.ready == 100 + r.arch.units.shared_latency + res.passes - 1);
   }
   CHECK(r.c().shared_requests == 2);
   CHECK(r.c().gld_requests == 0);
