@@ -58,15 +58,7 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.sm = SmSpec::from_config(c);
   a.units = UnitsSpec::from_config(c);
 
-  a.launch_overhead_ns = u64("dispatch.launch_overhead_ns");
-  a.kernel_start_ns = u64("dispatch.kernel_start_ns");
-  a.block_dispatch_interval_cycles = u32("dispatch.block_interval_cycles");
-  a.block_start_latency_cycles = u32("dispatch.block_start_latency_cycles");
-  a.warp_launch_interval_cycles = u32("dispatch.warp_launch_interval_cycles");
-  a.block_retire_cycles = u32("dispatch.block_retire_cycles");
-  a.first_wave_block_interval_cycles = u32("dispatch.first_wave_block_interval_cycles");
-  a.first_wave_sm_interval_cycles = u32("dispatch.first_wave_sm_interval_cycles");
-  a.retire_interval_cycles = c.get_float("dispatch.retire_interval_cycles");
+  a.dispatch = DispatchSpec::from_config(c);
 
   a.l1_bytes = u64("l1.size_bytes");
   a.l1_line_bytes = u32("l1.line_bytes");

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/core/dispatch_spec.hpp"
 #include "models/core/gpu_spec.hpp"
 #include "models/core/sm_spec.hpp"
 #include "models/core/units_spec.hpp"
@@ -20,16 +21,7 @@ struct Arch {
   SmSpec sm;
   UnitsSpec units;
 
-  // GigaThread engine.
-  std::uint64_t launch_overhead_ns = 0;  // host side, outside the kernel's GPU time (not simulated)
-  std::uint64_t kernel_start_ns = 0;     // GPU side: a kernel's start to its first block dispatch
-  std::uint32_t block_dispatch_interval_cycles = 1;  // GPU-wide: one block per this many cycles
-  std::uint32_t block_start_latency_cycles = 0;
-  std::uint32_t warp_launch_interval_cycles = 0;
-  std::uint32_t block_retire_cycles = 0;                // last warp exit -> block reported done
-  std::uint32_t first_wave_block_interval_cycles = 0;   // 0: no separate first wave
-  std::uint32_t first_wave_sm_interval_cycles = 0;
-  double retire_interval_cycles = 0;  // 0: finished blocks are taken in at once
+  DispatchSpec dispatch;
 
   // L1 / read-only / L2 / DRAM.
   std::uint64_t l1_bytes = 0;

@@ -12,25 +12,6 @@ using namespace sim::param;
 
 std::vector<ParamSpec> build() {
   return {
-      integer("dispatch.launch_overhead_ns", "ns",
-              "host-side launch and event overhead around a kernel's GPU time (event timings; not simulated)", 0, 1e9),
-      integer("dispatch.kernel_start_ns", "ns",
-              "GPU-side time from a kernel's start to its first block dispatch, part of the kernel's time", 0, 1e9),
-      integer("dispatch.block_interval_cycles", "cycles", "GigaThread engine: cycles between two block dispatches GPU-wide", 1, 1e6),
-      integer("dispatch.block_start_latency_cycles", "cycles", "block dispatch to its warps being schedulable", 0, 1e6),
-      integer("dispatch.warp_launch_interval_cycles", "cycles",
-              "an SM starts a block's warps one after another, this many cycles apart", 0, 1e6),
-      integer("dispatch.block_retire_cycles", "cycles",
-              "a block's last warp exit to its SM reporting it done (its stores acknowledged too)", 0, 1e6),
-      integer("dispatch.first_wave_block_interval_cycles", "cycles",
-              "when a kernel starts, blocks are placed on every SM at once, this many cycles apart on one SM "
-              "(0: the first blocks go out one per block_interval_cycles GPU-wide, as later ones do)",
-              0, 1e6),
-      real("dispatch.retire_interval_cycles", "cycles",
-           "the GigaThread engine takes in one finished block per this many cycles GPU-wide (0: no limit)", 0, 1e6),
-      integer("dispatch.first_wave_sm_interval_cycles", "cycles",
-              "when a kernel starts, the first blocks of consecutive SMs start this many cycles apart", 0, 1e6),
-
       // Cache sizes are bounded by what the host can hold (~40 bytes of state per line, per SM for
       // L1): 16x the largest real L1 (256 KB) and 8x the largest real L2 leave room for what-ifs.
       integer("l1.size_bytes", "bytes", "L1 data cache per SM", 0, 4 << 20),
@@ -95,7 +76,8 @@ const std::vector<sim::ParamSpec>& arch_params() {
   // The components' keys first, in preset order, then those not yet beside their component.
   static const std::vector<sim::ParamSpec> specs = [] {
     std::vector<sim::ParamSpec> all;
-    for (const auto& part : {GpuSpec::params(), SmSpec::params(), UnitsSpec::params(), build()}) all.insert(all.end(), part.begin(), part.end());
+    for (const auto& part : {GpuSpec::params(), SmSpec::params(), UnitsSpec::params(), DispatchSpec::params(),
+                              build()}) all.insert(all.end(), part.begin(), part.end());
     return all;
   }();
   return specs;

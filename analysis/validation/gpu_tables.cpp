@@ -220,7 +220,7 @@ TableBuilder dispatch_table(const MeasuredGpu& gpu) {
             ValidationTable table{name, gpu.origin + "/dispatch.csv (emptyKernel, event timing)", {}};
             CsvTable t = file();
             const std::string arch = table_arch(gpu.preset, o);
-            const double launch_ms = double(models::load_arch(arch).launch_overhead_ns) * 1e-6;
+            const double launch_ms = double(models::load_arch(arch).dispatch.launch_overhead_ns) * 1e-6;
             for (std::size_t i = 0; i < t.rows.size(); ++i)
               table.rows.push_back(row("emptyKernel " + t.rows[i].at("params") + " ms", t.number(i, "event_median_ms"),
                                        launch_ms + cache.get(empty_request(arch, t.rows[i])).time_ms,

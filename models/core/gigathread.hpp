@@ -1,6 +1,6 @@
 #pragma once
 // The GigaThread engine (S1.1): hands thread blocks of the running kernels to SMs as their
-// resources free up, in block-id order, at most one block every `block_dispatch_interval_cycles`
+// resources free up, in block-id order, at most one block every `block_interval_cycles`
 // GPU-wide, from `kernel_start_ns` after the kernel starts; a block's warps become schedulable
 // `block_start_latency_cycles` after its dispatch. Several kernels (different streams) may be
 // resident at once; older launches are served first.

@@ -10,7 +10,7 @@ namespace {
 // The most cycles the SMs may tick apart with the same results as in lockstep (gpu.hpp): less
 // than the memory system's shortest answer and than a dispatched block's wait to start.
 sim::Cycle longest_window(const Arch& arch, const MemorySystem& memory) {
-  return std::clamp<sim::Cycle>(std::min<sim::Cycle>(memory.min_latency(), arch.block_start_latency_cycles), 1,
+  return std::clamp<sim::Cycle>(std::min<sim::Cycle>(memory.min_latency(), arch.dispatch.block_start_latency_cycles), 1,
                                 sim::TickGroup::kMaxWindow);
 }
 

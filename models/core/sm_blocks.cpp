@@ -82,7 +82,7 @@ void Sm::arrive(std::uint32_t b, sim::Cycle now) {
     w.count = 0;
     w.stream_done = false;
     // Warps of a block start one after another (dispatch.csv: a 32-warp block costs ~600 cycles).
-    const sim::Cycle ready = start + std::uint64_t(arch_.warp_launch_interval_cycles) * launched++;
+    const sim::Cycle ready = start + std::uint64_t(arch_.dispatch.warp_launch_interval_cycles) * launched++;
     w.scoreboard.reset(ready);
     w.started = ready;
     w.block_slot = b;
@@ -108,7 +108,7 @@ void Sm::block_exited(std::uint32_t b, sim::Cycle now) {
   // The SM reports a block done block_retire_cycles after its last warp exits, and not before its
   // memory operations have completed (Sm::tick): turnaround_blocks.csv.xz.
   Block& block = blocks_[b];
-  block.last_memory_ready = std::max(block.last_memory_ready, now + arch_.block_retire_cycles);
+  block.last_memory_ready = std::max(block.last_memory_ready, now + arch_.dispatch.block_retire_cycles);
   retire_queue_.push_back(b);
 }
 

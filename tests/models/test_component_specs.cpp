@@ -44,3 +44,9 @@ TEST_CASE("UnitsSpec reads lanes and latencies by unit, LdSt's latency being lat
   CHECK(units.shared_latency == 31);
   CHECK(units.lanes[int(traces::Unit::Fp32)] == 128);
 }
+
+TEST_CASE("DispatchSpec reads the [dispatch] keys", "[models][arch][specs]") {
+  const DispatchSpec d = DispatchSpec::from_config(hopper_config({"dispatch.retire_interval_cycles=0.5"}));
+  CHECK(d.retire_interval_cycles == 0.5);
+  CHECK(d.block_interval_cycles >= 1);
+}

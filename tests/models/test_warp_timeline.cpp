@@ -108,7 +108,7 @@ TEST_CASE("run --timeline records every warp of every block once, on an SM, star
 
 TEST_CASE("A block's warps start warp_launch_interval_cycles apart (dispatch.csv)", "[timeline]") {
   const models::Arch arch = models::load_arch("hopper-h100");
-  REQUIRE(arch.warp_launch_interval_cycles > 0);
+  REQUIRE(arch.dispatch.warp_launch_interval_cycles > 0);
   const std::string path = test::temp_dir("timeline_warps") + "/records.csv";
   const std::vector<Record> records = run_timeline(path, 40, 1024);
   std::map<std::uint64_t, std::uint64_t> first_start;
@@ -116,21 +116,21 @@ TEST_CASE("A block's warps start warp_launch_interval_cycles apart (dispatch.csv
     if (r.warp == 0) first_start[r.block] = r.start;
   REQUIRE(first_start.size() == 40);
   for (const Record& r : records)
-    CHECK(r.start - first_start.at(r.block) == r.warp * std::uint64_t{arch.warp_launch_interval_cycles});
+    CHECK(r.start - first_start.at(r.block) == r.warp * std::uint64_t{arch.dispatch.warp_launch_interval_cycles});
 }
 
 TEST_CASE("A block slot is taken again block_retire_cycles after its block's last warp exits (turnaround_blocks.csv.xz)",
           "[timeline]") {
   const models::Arch arch = models::load_arch("hopper-h100");
-  REQUIRE(arch.block_retire_cycles > 0);
+  REQUIRE(arch.dispatch.block_retire_cycles > 0);
   const std::string dir = test::temp_dir("timeline_turnaround");
   // 1024-thread blocks: two an SM (2,048 threads), so 600 blocks need about three waves.
   const std::uint64_t measured = shortest_turnaround(run_timeline(dir + "/a.csv", 600, 1024), 2);
-  CHECK(measured >= arch.block_retire_cycles);
+  CHECK(measured >= arch.dispatch.block_retire_cycles);
   // Without the mechanism the slot turns around much sooner: the test sees the parameter.
   const std::uint64_t without =
       shortest_turnaround(run_timeline(dir + "/b.csv", 600, 1024, {"dispatch.block_retire_cycles=0"}), 2);
-  CHECK(without < arch.block_retire_cycles);
+  CHECK(without < arch.dispatch.block_retire_cycles);
 }
 
 TEST_CASE("run --timeline refuses an unwritable file before the run", "[timeline]") {
