@@ -57,19 +57,9 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.gpu = GpuSpec::from_config(c);
   a.sm = SmSpec::from_config(c);
   a.units = UnitsSpec::from_config(c);
-
   a.dispatch = DispatchSpec::from_config(c);
+  a.l1 = memory::L1Spec::from_config(c);
 
-  a.l1_bytes = u64("l1.size_bytes");
-  a.l1_line_bytes = u32("l1.line_bytes");
-  a.l1_sector_bytes = u32("l1.sector_bytes");
-  a.l1_ways = u32("l1.ways");
-  a.l1_replacement = memory::ReplacementPolicies::index_of(c.get_string("l1.replacement")).value();
-  a.l1_hit_latency = u32("l1.hit_latency");
-  a.l1_caches_global = c.get_bool("l1.caches_global");
-  a.l1_stores_allocate = c.get_bool("l1.stores_allocate");
-  a.readonly_bytes = u64("readonly.size_bytes");
-  a.readonly_line_bytes = u32("readonly.line_bytes");
   a.l2_bytes = u64("l2.size_bytes");
   a.l2_line_bytes = u32("l2.line_bytes");
   a.l2_sector_bytes = u32("l2.sector_bytes");
@@ -105,7 +95,6 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   auto require = [&](bool ok, const char* key, std::initializer_list<const char*> others, const std::string& why) {
     read.require(ok, key, others, why);
   };
-  require(a.l1_line_bytes % a.l1_sector_bytes == 0, "l1.sector_bytes", {"l1.line_bytes"}, "must divide l1.line_bytes");
   require(a.l2_line_bytes % a.l2_sector_bytes == 0, "l2.sector_bytes", {"l2.line_bytes"}, "must divide l2.line_bytes");
   require(a.dram_latency_min <= a.dram_latency_max, "dram.latency_min", {"dram.latency_max"}, "exceeds dram.latency_max");
   require(a.dram_refresh_ns < a.dram_refresh_interval_ns, "dram.refresh_ns", {"dram.refresh_interval_ns"},

@@ -11,6 +11,7 @@
 #include "models/core/gpu_spec.hpp"
 #include "models/core/sm_spec.hpp"
 #include "models/core/units_spec.hpp"
+#include "models/memory/l1_spec.hpp"
 #include "sim/config.hpp"
 
 namespace warpsim::models {
@@ -20,17 +21,10 @@ struct Arch {
   GpuSpec gpu;
   SmSpec sm;
   UnitsSpec units;
-
   DispatchSpec dispatch;
+  memory::L1Spec l1;
 
-  // L1 / read-only / L2 / DRAM.
-  std::uint64_t l1_bytes = 0;
-  std::uint32_t l1_line_bytes = 0, l1_sector_bytes = 0, l1_ways = 0, l1_hit_latency = 0;
-  std::uint32_t l1_replacement = 0;  // L1 and read-only cache: position in ReplacementPolicies
-  bool l1_caches_global = false;  // S3.5: Fermi and Hopper yes, Kepler no
-  bool l1_stores_allocate = false;  // Hopper: stores allocate L1 lines (memory_system.cpp); else S3.4
-  std::uint64_t readonly_bytes = 0;
-  std::uint32_t readonly_line_bytes = 0;
+  // L2 / DRAM.
   std::uint64_t l2_bytes = 0;
   std::uint32_t l2_line_bytes = 0, l2_sector_bytes = 0, l2_ways = 0, l2_slices = 0;
   std::uint32_t l2_replacement = 0;  // position in ReplacementPolicies (models/memory/replacement_policies.hpp)

@@ -12,21 +12,6 @@ using namespace sim::param;
 
 std::vector<ParamSpec> build() {
   return {
-      // Cache sizes are bounded by what the host can hold (~40 bytes of state per line, per SM for
-      // L1): 16x the largest real L1 (256 KB) and 8x the largest real L2 leave room for what-ifs.
-      integer("l1.size_bytes", "bytes", "L1 data cache per SM", 0, 4 << 20),
-      integer("l1.line_bytes", "bytes", "L1 line size (S3.2)", 32, 1024),
-      integer("l1.sector_bytes", "bytes", "L1 sector size (Hopper: 4 sectors per line)", 32, 1024),
-      integer("l1.ways", "ways", "L1 associativity", 1, 1024),
-      integer("l1.hit_latency", "cycles", "L1 hit latency", 1, 10000),
-      choice("l1.replacement", memory::ReplacementPolicies::names(),
-             "replacement in the L1 and the read-only cache: " + memory::ReplacementPolicies::summary()),
-      flag("l1.caches_global", "global loads are cached in L1 (S3.5: Fermi yes, Kepler no)"),
-      flag("l1.stores_allocate",
-           "global stores write through and allocate their line in L1 without fetching it (Volta and later); "
-           "off: a store invalidates the line it hits (S3.4)"),
-      integer("readonly.size_bytes", "bytes", "read-only data cache per SM (0: none)", 0, 4 << 20),
-      integer("readonly.line_bytes", "bytes", "read-only cache granularity (S3.6)", 32, 1024),
       integer("l2.size_bytes", "bytes", "L2 cache, whole GPU", 1024, 1 << 30),
       integer("l2.line_bytes", "bytes", "L2 line size", 32, 1024),
       integer("l2.sector_bytes", "bytes", "L2 sector size", 32, 1024),
@@ -77,7 +62,7 @@ const std::vector<sim::ParamSpec>& arch_params() {
   static const std::vector<sim::ParamSpec> specs = [] {
     std::vector<sim::ParamSpec> all;
     for (const auto& part : {GpuSpec::params(), SmSpec::params(), UnitsSpec::params(), DispatchSpec::params(),
-                              build()}) all.insert(all.end(), part.begin(), part.end());
+                              memory::L1Spec::params(), build()}) all.insert(all.end(), part.begin(), part.end());
     return all;
   }();
   return specs;

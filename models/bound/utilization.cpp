@@ -17,7 +17,7 @@ double pipe_rate(const Arch& arch, int unit) {
 
 // The LSU moves one 128-byte line a pass (memory_system.cpp): that many of the L1's sectors.
 double l1_sectors_per_cycle(const Arch& arch) {
-  return arch.l1_sector_bytes ? std::max(1.0, 128.0 / arch.l1_sector_bytes) : 1.0;
+  return arch.l1.sector_bytes ? std::max(1.0, 128.0 / arch.l1.sector_bytes) : 1.0;
 }
 
 }  // namespace

@@ -42,13 +42,13 @@ class GpuMemorySystem final : public MemorySystem {
         dram_(memory::make_dram(arch, seed)),
         l2_(arch, *dram_, stats),
         policy_(arch, seed),
-        sectored_l1_(arch.l1_sector_bytes < arch.l1_line_bytes) {
-    const memory::SectorCacheGeometry l1{arch.l1_bytes, arch.l1_line_bytes, arch.l1_sector_bytes, arch.l1_ways,
-                                         arch.l1_replacement};
+        sectored_l1_(arch.l1.sector_bytes < arch.l1.line_bytes) {
+    const memory::SectorCacheGeometry l1{arch.l1.size_bytes, arch.l1.line_bytes, arch.l1.sector_bytes, arch.l1.ways,
+                                         arch.l1.replacement};
     // The read-only cache is a 32-byte-line cache (S3.6); the preset gives no associativity or
     // replacement, we assume the L1's.
-    const memory::SectorCacheGeometry ro{arch.readonly_bytes, arch.readonly_line_bytes, arch.readonly_line_bytes,
-                                         arch.l1_ways, arch.l1_replacement};
+    const memory::SectorCacheGeometry ro{arch.l1.readonly_size_bytes, arch.l1.readonly_line_bytes,
+                                         arch.l1.readonly_line_bytes, arch.l1.ways, arch.l1.replacement};
     l1_.reserve(arch.gpu.sms);
     readonly_.reserve(arch.gpu.sms);
     for (std::uint32_t sm = 0; sm < arch.gpu.sms; ++sm) {
@@ -113,7 +113,7 @@ class GpuMemorySystem final : public MemorySystem {
 
   // An L1 (or read-only cache) hit, an L2 hit or DRAM's shortest answer, whichever is soonest.
   sim::Cycle min_latency() const override {
-    return std::max<sim::Cycle>(1, std::min({arch_.l1_hit_latency, arch_.l2_hit_latency, arch_.dram_latency_min}));
+    return std::max<sim::Cycle>(1, std::min({arch_.l1.hit_latency, arch_.l2_hit_latency, arch_.dram_latency_min}));
   }
 
   void prefetch(std::uint32_t sm, const traces::Instruction& inst, const memory::ByteRange& range) const override;
@@ -149,8 +149,8 @@ class GpuMemorySystem final : public MemorySystem {
   }
 
   LoadPath choose_load_path(CacheOp op) const {
-    if (op == CacheOp::ReadOnly && arch_.readonly_bytes > 0) return LoadPath::ReadOnly;
-    if (op == CacheOp::Global || !arch_.l1_caches_global || arch_.l1_bytes == 0) return LoadPath::L2Only;
+    if (op == CacheOp::ReadOnly && arch_.l1.readonly_size_bytes > 0) return LoadPath::ReadOnly;
+    if (op == CacheOp::Global || !arch_.l1.caches_global || arch_.l1.size_bytes == 0) return LoadPath::L2Only;
     return sectored_l1_ ? LoadPath::L1Sectors : LoadPath::L1Lines;
   }
 

@@ -29,7 +29,7 @@ sim::Cycle GpuMemorySystem::line_sectors_through(std::uint32_t sm, SectorCache& 
   // Every piece hits but the first of each missing sector.
   counters_.l1_sector_hits += end - begin - static_cast<std::uint32_t>(__builtin_popcount(missing));
   sim::Cycle ready = t;
-  if (hit != 0) ready = latest_fill(cache, line, hit, t + arch_.l1_hit_latency);
+  if (hit != 0) ready = latest_fill(cache, line, hit, t + arch_.l1.hit_latency);
   if (missing == 0) return ready;
   if (sectors_are_l2_sectors(cache) && policy_.window(kernel_slot) == nullptr) {
     // One piece per sector, and the line's sectors are sectors of one L2 line (H100's L1): the
@@ -66,7 +66,7 @@ sim::Cycle GpuMemorySystem::line_sectors_through(std::uint32_t sm, SectorCache& 
       });
   // The later pieces of a missing sector hit on the fill just recorded.
   const std::uint32_t riding = shared & missing;
-  if (riding != 0) ready = latest_fill(cache, line, riding, std::max(ready, t + arch_.l1_hit_latency));
+  if (riding != 0) ready = latest_fill(cache, line, riding, std::max(ready, t + arch_.l1.hit_latency));
   return ready;
 }
 
@@ -77,7 +77,7 @@ sim::Cycle GpuMemorySystem::line_through(std::uint32_t sm, SectorCache& cache, s
   const SectorCache::Line line = cache.find_or_install(cache.line_of(line_address), LineClass::Normal, present);
   if (present && cache.sector_valid(line, 0)) {
     ++counters_.l1_sector_hits;
-    return std::max<sim::Cycle>(t + arch_.l1_hit_latency, cache.sector_ready(line, 0));
+    return std::max<sim::Cycle>(t + arch_.l1.hit_latency, cache.sector_ready(line, 0));
   }
   sim::Cycle ready = t;
   const std::uint32_t pieces = cache.line_bytes() / arch_.l2_sector_bytes;
@@ -104,9 +104,9 @@ MemoryAccessResult GpuMemorySystem::global_load(std::uint32_t sm, std::uint32_t 
   const sim::Cycle t = occupy_l1(sm, now, passes);
   switch (path) {
     case LoadPath::L1Lines: {
-      memory::gather_blocks(sectors_, arch_.l1_line_bytes, blocks_);
+      memory::gather_blocks(sectors_, arch_.l1.line_bytes, blocks_);
       counters_.gld_transactions += blocks_.count;
-      counters_.gld_bytes_moved += std::uint64_t{blocks_.count} * arch_.l1_line_bytes;
+      counters_.gld_bytes_moved += std::uint64_t{blocks_.count} * arch_.l1.line_bytes;
       for (std::uint32_t i = 0; i < blocks_.count; ++i)
         ready = std::max(ready, line_through(sm, l1_[sm], kernel_slot, blocks_.address[i], t + i));
       break;

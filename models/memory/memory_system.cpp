@@ -64,7 +64,7 @@ void GpuMemorySystem::prefetch(std::uint32_t sm, const traces::Instruction& inst
 
 CoalescedAccess GpuMemorySystem::coalesce(const Instruction& inst) const {
   const bool store_transactions = inst.mem_op == MemOp::Store && inst.space != MemSpace::Local &&
-                                  !(sectored_l1_ && arch_.l1_caches_global);
+                                  !(sectored_l1_ && arch_.l1.caches_global);
   CoalescedAccess out;
   out.range = memory::contiguous_range(inst);
   if (!out.range.empty() && !store_transactions) {
@@ -117,7 +117,7 @@ MemoryAccessResult GpuMemorySystem::shared(const Instruction& inst, sim::Cycle n
 
 MemoryAccessResult GpuMemorySystem::constant(const Instruction& inst, sim::Cycle now, MemoryCounters& counters) const {
   // Nearly every constant load is uniform (a kernel parameter): one pass, one address.
-  if (inst.uniform_address || uniform_address(inst)) return finish(counters, now + arch_.l1_hit_latency, 1);
+  if (inst.uniform_address || uniform_address(inst)) return finish(counters, now + arch_.l1.hit_latency, 1);
   std::uint64_t seen[traces::kWarpSize];
   std::uint32_t distinct = 0;
   std::uint32_t mask = inst.active_mask;
@@ -126,7 +126,7 @@ MemoryAccessResult GpuMemorySystem::constant(const Instruction& inst, sim::Cycle
     mask &= mask - 1;
     if (std::find(seen, seen + distinct, a) == seen + distinct) seen[distinct++] = a;
   }
-  return finish(counters, now + arch_.l1_hit_latency + (distinct - 1), distinct);
+  return finish(counters, now + arch_.l1.hit_latency + (distinct - 1), distinct);
 }
 
 void GpuMemorySystem::take_sm_counts(std::uint32_t sm) {

@@ -16,7 +16,7 @@ models::Arch one_sm(const char* preset) {
                                     "dispatch.warp_launch_interval_cycles=0"});
 }
 std::uint64_t simulate_cycles(const models::Arch& arch, ProgramKernel::Program program, std::uint32_t threads) {
-  FixedLatencyMemory memory(arch.l1_hit_latency);  // as fast as the analysis assumes loads can be
+  FixedLatencyMemory memory(arch.l1.hit_latency);  // as fast as the analysis assumes loads can be
   sim::StatsRegistry stats;
   models::Gpu gpu(arch, memory, stats);
   gpu.run(std::make_unique<ProgramKernel>(1, threads, std::move(program)));

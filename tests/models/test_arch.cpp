@@ -41,8 +41,8 @@ TEST_CASE("presets carry the numbers of their sources", "[models][arch]") {
   CHECK(k.units.lanes[int(warpsim::traces::Unit::Fp64)] / 32 == 2);
   CHECK(k.units.lanes[int(warpsim::traces::Unit::LdSt)] / 32 == 1);
   CHECK(k.units.lanes[int(warpsim::traces::Unit::Sfu)] / 32 == 1);
-  CHECK_FALSE(k.l1_caches_global);  // S3.5
-  CHECK(load_arch("fermi-m2070").l1_caches_global);
+  CHECK_FALSE(k.l1.caches_global);  // S3.5
+  CHECK(load_arch("fermi-m2070").l1.caches_global);
 }
 
 TEST_CASE("set overrides a preset value and unknown presets or keys are input errors", "[models][arch]") {

@@ -50,3 +50,11 @@ TEST_CASE("DispatchSpec reads the [dispatch] keys", "[models][arch][specs]") {
   CHECK(d.retire_interval_cycles == 0.5);
   CHECK(d.block_interval_cycles >= 1);
 }
+
+TEST_CASE("L1Spec refuses a sector that does not divide the line", "[models][arch][specs]") {
+  CHECK(memory::L1Spec::from_config(hopper_config()).sector_bytes == 32);
+  REQUIRE_THROWS_WITH(memory::L1Spec::from_config(hopper_config({"l1.sector_bytes=96"})),
+                      Catch::Equals("--set l1.sector_bytes: l1.sector_bytes: must divide l1.line_bytes"));
+  REQUIRE_THROWS_WITH(memory::L1Spec::from_config(hopper_config({"l1.line_bytes=48"})),
+                      Catch::Equals("--set l1.line_bytes: l1.sector_bytes: must divide l1.line_bytes"));
+}

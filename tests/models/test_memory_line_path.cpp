@@ -39,7 +39,7 @@ struct PerSectorReference {
 
   PerSectorReference(const Arch& a, std::uint64_t seed, const traces::AccessPolicyWindow& window)
       : arch(a), dram(arch, seed), l2(arch, dram, stats),
-        l1(SectorCacheGeometry{arch.l1_bytes, arch.l1_line_bytes, arch.l1_sector_bytes, arch.l1_ways}),
+        l1(SectorCacheGeometry{arch.l1.size_bytes, arch.l1.line_bytes, arch.l1.sector_bytes, arch.l1.ways}),
         policy(arch, seed) {
     policy.set_window(0, window);
     l2.set_set_aside(policy.resolve_set_aside(-1));
@@ -61,7 +61,7 @@ struct PerSectorReference {
         l1.touch(cached);
         if (l1.sector_valid(cached, sector)) {
           ++l1_hits;
-          ready = std::max({ready, t + arch.l1_hit_latency, l1.sector_ready(cached, sector)});
+          ready = std::max({ready, t + arch.l1.hit_latency, l1.sector_ready(cached, sector)});
           continue;
         }
       } else {
@@ -122,7 +122,7 @@ std::uint64_t compare(Arch arch, const traces::AccessPolicyWindow& window = {}) 
 
 Arch small_hopper() {
   Arch a = load_arch("hopper-h100");
-  a.l1_bytes = 8 * 4 * 128;  // 8 sets of 4 lines
+  a.l1.size_bytes = 8 * 4 * 128;  // 8 sets of 4 lines
   a.l2_bytes = 16 * 4 * 128;
   a.l2_ways = 4;
   a.l2_slices = 2;
@@ -135,7 +135,7 @@ TEST_CASE("sectored L1 loads line by line equal the per-sector path", "[memory]"
   SECTION("H100 sectors: 32-byte L1 and L2 sectors") { compare(small_hopper()); }
   SECTION("64-byte L1 sectors: two pieces share a cache sector") {
     Arch a = small_hopper();
-    a.l1_sector_bytes = 64;
+    a.l1.sector_bytes = 64;
     compare(a);
   }
   SECTION("64-byte L2 sectors: two pieces share an L2 sector") {
@@ -152,14 +152,14 @@ TEST_CASE("sectored L1 loads line by line equal the per-sector path", "[memory]"
   }
   SECTION("L1 lines of 64 bytes, two to an L2 line") {  // a line's sectors are L2 sectors 0-1 or 2-3
     Arch a = small_hopper();
-    a.l1_line_bytes = 64;
-    a.l1_bytes = 8 * 4 * 64;
+    a.l1.line_bytes = 64;
+    a.l1.size_bytes = 8 * 4 * 64;
     compare(a);
   }
   SECTION("L1 lines of 256 bytes, L2 lines of 128") {
     Arch a = small_hopper();
-    a.l1_line_bytes = 256;
-    a.l1_bytes = 8 * 4 * 256;
+    a.l1.line_bytes = 256;
+    a.l1.size_bytes = 8 * 4 * 256;
     compare(a);
   }
 }

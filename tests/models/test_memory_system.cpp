@@ -114,7 +114,7 @@ TEST_CASE("Hopper (l1.stores_allocate): a store hits a resident line, allocates 
           "whole is loaded from L1",
           "[memory]") {
   Rig r("hopper-h100");
-  REQUIRE(r.arch.l1_stores_allocate);
+  REQUIRE(r.arch.l1.stores_allocate);
   auto line = [](int l) { return kBase + 4u * l; };
   const auto load = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line), 0);
   REQUIRE(r.c().l1_sector_hits == 0);
@@ -125,7 +125,7 @@ TEST_CASE("Hopper (l1.stores_allocate): a store hits a resident line, allocates 
   // The line stays: a load after the store hits in L1 at the L1's latency.
   const auto again = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line), load.ready + 10);
   CHECK(r.c().l1_sector_hits == 8);
-  CHECK(again.ready - (load.ready + 10) == r.arch.l1_hit_latency);
+  CHECK(again.ready - (load.ready + 10) == r.arch.l1.hit_latency);
 
   // writeOffset offset 16 (offset.csv: 13.6%): warp w stores sectors 2-3 of line 0 and 0-1 of
   // line 1 and allocates both lines; warp w+1's sectors 2-3 of line 1 then hit, though no sector
@@ -142,7 +142,7 @@ TEST_CASE("Hopper (l1.stores_allocate): a store hits a resident line, allocates 
   const auto back = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, [&](int l) { return fresh + 128 + 4u * l; }),
                                   10100);
   CHECK(r.c().l1_sector_hits == hits + 6);
-  CHECK(back.ready - 10100 == r.arch.l1_hit_latency);
+  CHECK(back.ready - 10100 == r.arch.l1.hit_latency);
 
   // A partly written sector is not loaded from L1: a store of one word into a new line allocates
   // it; a load of that word's sector misses and goes to L2 (lazy fetch on read).
@@ -167,14 +167,14 @@ TEST_CASE("l1.stores_allocate with 64-byte L1 sectors: a sector is valid only wh
   const std::uint64_t other = kBase + 4096;
   r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Store, [&](int l) { return other + 4u * l; }), 2000);
   const auto whole = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, [&](int l) { return other + 4u * l; }), 3000);
-  CHECK(whole.ready - 3000 == r.arch.l1_hit_latency);
+  CHECK(whole.ready - 3000 == r.arch.l1.hit_latency);
 }
 
 TEST_CASE("Fermi and Kepler stores hit nothing in L1 (S3.4, S3.5): l1.stores_allocate is off", "[memory]") {
   for (const char* preset : {"fermi-m2070", "kepler-k20x"}) {
     Rig r(preset);
     INFO(preset);
-    CHECK_FALSE(r.arch.l1_stores_allocate);
+    CHECK_FALSE(r.arch.l1.stores_allocate);
     auto line = [](int l) { return kBase + 4u * l; };
     const auto load = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, line), 0);
     const std::uint64_t hits = r.c().l1_sector_hits;
@@ -224,7 +224,7 @@ TEST_CASE("a constant load marked uniform is one pass whatever its unwritten lan
   const sim::Cycle one_pass = r.mem->access(0, 0, uniform, 100).ready;
   const traces::Instruction spread = inst(MemSpace::Constant, MemOp::Load, stale);
   const sim::Cycle passes = r.mem->access(0, 0, spread, 100).ready;
-  CHECK(one_pass == 100 + r.arch.l1_hit_latency);
+  CHECK(one_pass == 100 + r.arch.l1.hit_latency);
   CHECK(passes == one_pass + 31);
   CHECK(uniform.address(31) == stale(4));  // the first active lane's entry
 }
