@@ -34,7 +34,7 @@ std::uint64_t minimum_latency(const models::Arch& a, const traces::Instruction& 
   if (!in.is_memory()) return a.units.latency[static_cast<int>(in.unit)];
   if (in.space == traces::MemSpace::Shared) return a.units.shared_latency;
   if (in.mem_op == traces::MemOp::Store) return 1;
-  return std::min<std::uint64_t>(a.l1.hit_latency, a.l2_hit_latency);
+  return std::min<std::uint64_t>(a.l1.hit_latency, a.l2.hit_latency);
 }
 
 DependencyAnalysis analyze_block(const models::Arch& arch, traces::KernelSource& kernel, std::uint64_t block_id) {

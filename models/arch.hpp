@@ -12,6 +12,7 @@
 #include "models/core/sm_spec.hpp"
 #include "models/core/units_spec.hpp"
 #include "models/memory/l1_spec.hpp"
+#include "models/memory/l2_spec.hpp"
 #include "sim/config.hpp"
 
 namespace warpsim::models {
@@ -24,20 +25,9 @@ struct Arch {
   DispatchSpec dispatch;
   memory::L1Spec l1;
 
-  // L2 / DRAM.
-  std::uint64_t l2_bytes = 0;
-  std::uint32_t l2_line_bytes = 0, l2_sector_bytes = 0, l2_ways = 0, l2_slices = 0;
-  std::uint32_t l2_replacement = 0;  // position in ReplacementPolicies (models/memory/replacement_policies.hpp)
-  std::uint32_t l2_hit_latency = 0, l2_bytes_per_cycle_per_slice = 0;
-  std::uint32_t l2_partitions = 1, l2_far_latency = 0;
-  std::uint64_t l2_clock_khz = 0;
-  std::uint32_t l2_lookups_per_cycle = 1;
-  std::vector<std::uint8_t> l2_sm_partition;  // by SM: the partition it is near
-  std::uint64_t l2_launch_lookups = 0, l2_launch_lookup_hits = 0;
-  std::uint32_t l2_dirty_lines_per_set = 0;  // 0: dirty lines are written back on eviction only
-  bool l2_fill_partial_writes = false;       // DRAM ECC: a partial-sector store fetches the sector
-  bool l2_persistence = false;
-  std::uint64_t l2_persist_max_bytes = 0, l2_max_window_bytes = 0;
+  memory::L2Spec l2;
+
+  // DRAM.
   std::uint32_t dram_bus_width_bits = 0, dram_data_rate_mtps = 0;
   std::uint32_t dram_model = 0;  // its position in DramModels (models/memory/dram_models.hpp)
   std::uint32_t dram_latency_min = 0, dram_latency_max = 0, dram_channels = 0, dram_banks = 0;

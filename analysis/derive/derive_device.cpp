@@ -65,10 +65,10 @@ void derive_device(const CalibrationData& d, const models::Arch& base, const std
           at + "busWidth " + std::to_string(bus) + " in " + fixed(bits_per_channel, 0) + "-bit channels, as " +
               base_name + " divides its " + std::to_string(base.dram_bus_width_bits) + " bits into " +
               std::to_string(base.dram_channels) + " (an assumption there)");
-  const auto slices = std::max<std::int64_t>(1, std::llround(double(channels) * base.l2_slices / base.dram_channels));
+  const auto slices = std::max<std::int64_t>(1, std::llround(double(channels) * base.l2.slices / base.dram_channels));
   out.set("l2.slices", slices,
-          "dram.channels " + std::to_string(channels) + " x " + fixed(double(base.l2_slices) / base.dram_channels, 2) +
-              " slices a channel, as " + base_name + " has (" + std::to_string(base.l2_slices) + " slices, " +
+          "dram.channels " + std::to_string(channels) + " x " + fixed(double(base.l2.slices) / base.dram_channels, 2) +
+              " slices a channel, as " + base_name + " has (" + std::to_string(base.l2.slices) + " slices, " +
               std::to_string(base.dram_channels) + " channels; an assumption there)");
 }
 

@@ -84,16 +84,16 @@ void dirty_lines(const CalibrationData& d, const models::Arch& arch, const std::
     throw sim::InputError(t.path, "no row at the largest n stores whole sectors (store efficiency 100%)");
   double stored = 0, written = 0;
   for (std::size_t i : rows) {
-    stored += t.number(i, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") * arch.l2_sector_bytes / double(rows.size());
+    stored += t.number(i, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") * arch.l2.sector_bytes / double(rows.size());
     written += t.number(i, "dram__bytes_write.sum") / double(rows.size());
   }
-  const double sets = double(arch.l2_bytes) / (double(arch.l2_line_bytes) * arch.l2_ways);
-  const double per_set = (stored - written) / arch.l2_line_bytes / sets;
+  const double sets = double(arch.l2.size_bytes) / (double(arch.l2.line_bytes) * arch.l2.ways);
+  const double per_set = (stored - written) / arch.l2.line_bytes / sets;
   out.set("l2.dirty_lines_per_set", std::max<std::int64_t>(0, std::llround(per_set)),
           cite(t, rows) + " (the " + std::to_string(rows.size()) +
               " rows at the largest n that store whole sectors): of " + mb(stored) + " stored, " + mb(stored - written) +
               " never reached DRAM (mean) = " + fixed(per_set, 2) + " lines a set (" + fixed(sets, 0) + " sets of " +
-              std::to_string(arch.l2_ways) + " " + std::to_string(arch.l2_line_bytes) + "-byte lines)");
+              std::to_string(arch.l2.ways) + " " + std::to_string(arch.l2.line_bytes) + "-byte lines)");
 }
 
 void partial_fills(const CalibrationData& d, const std::vector<std::size_t>& largest, Derivation& out) {
@@ -117,7 +117,7 @@ void partial_fills(const CalibrationData& d, const std::vector<std::size_t>& lar
 
 void derive_memory(const CalibrationData& d, const models::Arch& arch, const std::string&, Derivation& out) {
   l1_policies(d, out);
-  const auto largest = largest_rows(d.offset, arch.l2_bytes);
+  const auto largest = largest_rows(d.offset, arch.l2.size_bytes);
   dirty_lines(d, arch, largest, out);
   partial_fills(d, largest, out);
 }

@@ -58,9 +58,9 @@ Utilization utilization(const Arch& arch, const GpuTotals& t, const MemoryCounte
   // Every lookup Nsight Compute counts in lts__t_sectors (a forwarded request's second one and each
   // launch's own included, l2_cache.hpp) against the slices' tag rate at the L2's clock: the same
   // peak as lts__t_sectors.avg.pct_of_peak_sustained_elapsed.
-  const double l2_clock = arch.l2_clock_khz ? double(arch.l2_clock_khz) : double(arch.gpu.core_clock_khz);
-  const double slice_lookups_per_cycle = arch.l2_lookups_per_cycle * l2_clock / double(arch.gpu.core_clock_khz);
-  set(Resource::L2, ratio(double(m.l2_sector_lookups), double(t.cycles) * arch.l2_slices * slice_lookups_per_cycle));
+  const double l2_clock = arch.l2.clock_khz ? double(arch.l2.clock_khz) : double(arch.gpu.core_clock_khz);
+  const double slice_lookups_per_cycle = arch.l2.lookups_per_cycle * l2_clock / double(arch.gpu.core_clock_khz);
+  set(Resource::L2, ratio(double(m.l2_sector_lookups), double(t.cycles) * arch.l2.slices * slice_lookups_per_cycle));
   const double seconds = double(t.cycles) / (double(arch.gpu.core_clock_khz) * 1e3);
   set(Resource::Dram, ratio(double(m.dram_read_bytes + m.dram_write_bytes), arch.dram_bytes_per_second() * seconds));
   return u;

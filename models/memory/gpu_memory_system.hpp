@@ -56,6 +56,8 @@ class GpuMemorySystem final : public MemorySystem {
       readonly_.emplace_back(ro);
     }
     l1_free_.assign(arch.gpu.sms, 0);
+    for (std::uint32_t sm = 0; sm < arch.gpu.sms; ++sm)
+      near_.push_back(static_cast<std::uint8_t>(arch.l2.partition_near(sm)));
     for (CacheOp op : {CacheOp::Default, CacheOp::Global, CacheOp::ReadOnly, CacheOp::Streaming})
       load_path_[static_cast<int>(op)] = choose_load_path(op);
     policy_.set_window(0, {});
@@ -113,7 +115,7 @@ class GpuMemorySystem final : public MemorySystem {
 
   // An L1 (or read-only cache) hit, an L2 hit or DRAM's shortest answer, whichever is soonest.
   sim::Cycle min_latency() const override {
-    return std::max<sim::Cycle>(1, std::min({arch_.l1.hit_latency, arch_.l2_hit_latency, arch_.dram_latency_min}));
+    return std::max<sim::Cycle>(1, std::min({arch_.l1.hit_latency, arch_.l2.hit_latency, arch_.dram_latency_min}));
   }
 
   void prefetch(std::uint32_t sm, const traces::Instruction& inst, const memory::ByteRange& range) const override;
@@ -189,7 +191,7 @@ class GpuMemorySystem final : public MemorySystem {
   std::uint32_t l2_sector_of(std::uint64_t address) const { return l2_.sector_of(address); }
 
   // The L2 partition SM `sm` is near (l2_cache.hpp).
-  std::uint32_t near(std::uint32_t sm) const { return arch_.l2_sm_partition[sm]; }
+  std::uint32_t near(std::uint32_t sm) const { return near_[sm]; }
 
   sim::Cycle l2_read(std::uint32_t sm, std::uint32_t kernel_slot, std::uint64_t address, sim::Cycle now) {
     bool hit = false;
@@ -214,7 +216,7 @@ class GpuMemorySystem final : public MemorySystem {
         if (l2_.line_of(a) != line || (sectors & bit) || (windowed && property(kernel_slot, a) != hint)) break;
         sectors |= bit;
       }
-      request(first, last, line * arch_.l2_line_bytes, sectors, hint);
+      request(first, last, line * arch_.l2.line_bytes, sectors, hint);
     }
   }
 
@@ -255,8 +257,8 @@ class GpuMemorySystem final : public MemorySystem {
   // Whether each 32-byte piece is a sector of `cache` and of the L2, and each line of `cache` lies
   // inside one L2 line.
   bool sectors_are_l2_sectors(const SectorCache& cache) const {
-    return cache.sector_bytes() == memory::kSectorBytes && arch_.l2_sector_bytes == memory::kSectorBytes &&
-           arch_.l2_line_bytes % cache.line_bytes() == 0;
+    return cache.sector_bytes() == memory::kSectorBytes && arch_.l2.sector_bytes == memory::kSectorBytes &&
+           arch_.l2.line_bytes % cache.line_bytes() == 0;
   }
 
   // The latest of `ready` and the fill cycles of `line`'s sectors in `sectors`.
@@ -350,6 +352,7 @@ class GpuMemorySystem final : public MemorySystem {
   bool sectored_l1_;
   std::vector<SectorCache> l1_, readonly_;
   std::vector<sim::Cycle> l1_free_;
+  std::vector<std::uint8_t> near_;  // by SM: the L2 partition it is near (L2Spec::partition_near)
   LoadPath load_path_[4] = {};
   mutable MemoryCounters counters_;
   sim::Attribution<MemoryCounters> by_kernel_;

@@ -12,11 +12,11 @@ namespace warpsim::models::memory {
 namespace {
 
 SectorCacheGeometry l2_geometry(const Arch& arch) {
-  const std::uint32_t slices = std::max<std::uint32_t>(1, arch.l2_slices);
+  const std::uint32_t slices = std::max<std::uint32_t>(1, arch.l2.slices);
   const std::uint64_t sets_per_slice =
-      std::max<std::uint64_t>(1, arch.l2_bytes / slices / arch.l2_line_bytes / std::max<std::uint32_t>(1, arch.l2_ways));
-  return SectorCacheGeometry{sets_per_slice * slices * arch.l2_line_bytes * arch.l2_ways, arch.l2_line_bytes,
-                             arch.l2_sector_bytes, arch.l2_ways, arch.l2_replacement};
+      std::max<std::uint64_t>(1, arch.l2.size_bytes / slices / arch.l2.line_bytes / std::max<std::uint32_t>(1, arch.l2.ways));
+  return SectorCacheGeometry{sets_per_slice * slices * arch.l2.line_bytes * arch.l2.ways, arch.l2.line_bytes,
+                             arch.l2.sector_bytes, arch.l2.ways, arch.l2.replacement};
 }
 
 std::uint32_t popcount(std::uint32_t bits) { return static_cast<std::uint32_t>(__builtin_popcount(bits)); }
@@ -26,26 +26,26 @@ std::uint32_t popcount(std::uint32_t bits) { return static_cast<std::uint32_t>(_
 L2Cache::L2Cache(const Arch& arch, DramModel& dram, sim::StatsRegistry& stats)
     : dram_(dram),
       cache_(l2_geometry(arch)),
-      slices_(std::max<std::uint32_t>(1, arch.l2_slices)),
-      line_bytes_(arch.l2_line_bytes),
-      sector_bytes_(arch.l2_sector_bytes),
-      partitions_(std::max<std::uint32_t>(1, arch.l2_partitions)),
-      hit_latency_(arch.l2_hit_latency),
-      far_latency_(arch.l2_far_latency),
-      launch_lookups_(arch.l2_launch_lookups),
-      launch_hits_(arch.l2_launch_lookup_hits),
-      dirty_lines_per_set_(arch.l2_dirty_lines_per_set),
-      fill_partial_writes_(arch.l2_fill_partial_writes),
+      slices_(std::max<std::uint32_t>(1, arch.l2.slices)),
+      line_bytes_(arch.l2.line_bytes),
+      sector_bytes_(arch.l2.sector_bytes),
+      partitions_(std::max<std::uint32_t>(1, arch.l2.partitions)),
+      hit_latency_(arch.l2.hit_latency),
+      far_latency_(arch.l2.far_latency),
+      launch_lookups_(arch.l2.launch_lookups),
+      launch_hits_(arch.l2.launch_lookup_hits),
+      dirty_lines_per_set_(arch.l2.dirty_lines_per_set),
+      fill_partial_writes_(arch.l2.fill_partial_writes),
       salt_(sim::mix64(sim::hash_path("gpu.l2.slice_hash"))) {
   sets_per_slice_ = cache_.sets() / slices_;
   slices_per_partition_ = std::max<std::uint32_t>(1, slices_ / partitions_);
   sectors_per_fetch_ = std::clamp<std::uint32_t>(kDramFetchBytes / sector_bytes_, 1, cache_.sectors_per_line());
-  const std::uint32_t per_cycle = std::max<std::uint32_t>(1, arch.l2_bytes_per_cycle_per_slice);
+  const std::uint32_t per_cycle = std::max<std::uint32_t>(1, arch.l2.bytes_per_cycle_per_slice);
   slice_service_fixed_ = std::max<std::uint64_t>(1, std::uint64_t{sector_bytes_} * kFrac / per_cycle);
   // A lookup that moves no data (a miss forwarded to another partition) takes a tag slot only:
   // l2.lookups_per_cycle at the L2's own clock, in core cycles.
-  const double lookup_cycles = double(arch.gpu.core_clock_khz) / double(std::max<std::uint64_t>(1, arch.l2_clock_khz)) /
-                               std::max<std::uint32_t>(1, arch.l2_lookups_per_cycle);
+  const double lookup_cycles = double(arch.gpu.core_clock_khz) / double(std::max<std::uint64_t>(1, arch.l2.clock_khz)) /
+                               std::max<std::uint32_t>(1, arch.l2.lookups_per_cycle);
   slice_lookup_fixed_ = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(lookup_cycles * kFrac));
   slice_free_.assign(slices_, 0);
   slice_hits_.assign(slices_, 0);

@@ -84,7 +84,7 @@ class L2Cache {
  public:
   L2Cache(const Arch& arch, DramModel& dram, sim::StatsRegistry& stats);
 
-  // Every request names the partition its SM is near (Arch::l2_sm_partition; 0 with one).
+  // Every request names the partition its SM is near (L2Spec::partition_near; 0 with one).
   // A sector read (L1 miss, uncached load, atomic) at core cycle `now`, with the persistence
   // property of the access. Returns the cycle the data is back at the SM; `hit` says whether the
   // sector was found (near, or at its home when forwarded).

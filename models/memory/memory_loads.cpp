@@ -35,7 +35,7 @@ sim::Cycle GpuMemorySystem::line_sectors_through(std::uint32_t sm, SectorCache& 
     // One piece per sector, and the line's sectors are sectors of one L2 line (H100's L1): the
     // general walk below would make exactly one L2 request, for the missing sectors.
     const std::uint64_t line_address = line_number * cache.line_bytes();
-    const std::uint64_t l2_line_address = l2_.line_of(line_address) * arch_.l2_line_bytes;
+    const std::uint64_t l2_line_address = l2_.line_of(line_address) * arch_.l2.line_bytes;
     const auto offset = static_cast<std::uint32_t>((line_address - l2_line_address) / memory::kSectorBytes);
     sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
     l2_.read_sectors(l2_line_address, missing << offset, t, L2Hint::Default, near(sm), l2_ready);
@@ -80,14 +80,14 @@ sim::Cycle GpuMemorySystem::line_through(std::uint32_t sm, SectorCache& cache, s
     return std::max<sim::Cycle>(t + arch_.l1.hit_latency, cache.sector_ready(line, 0));
   }
   sim::Cycle ready = t;
-  const std::uint32_t pieces = cache.line_bytes() / arch_.l2_sector_bytes;
+  const std::uint32_t pieces = cache.line_bytes() / arch_.l2.sector_bytes;
   for_each_l2_request(
-      kernel_slot, pieces, [&](std::uint32_t k) { return line_address + std::uint64_t{k} * arch_.l2_sector_bytes; },
+      kernel_slot, pieces, [&](std::uint32_t k) { return line_address + std::uint64_t{k} * arch_.l2.sector_bytes; },
       [&](std::uint32_t first, std::uint32_t last, std::uint64_t l2_line_address, std::uint32_t sectors, L2Hint hint) {
         sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
         l2_.read_sectors(l2_line_address, sectors, t, hint, near(sm), l2_ready);
         for (std::uint32_t k = first; k < last; ++k)
-          ready = std::max(ready, l2_ready[l2_sector_of(line_address + std::uint64_t{k} * arch_.l2_sector_bytes)]);
+          ready = std::max(ready, l2_ready[l2_sector_of(line_address + std::uint64_t{k} * arch_.l2.sector_bytes)]);
       });
   cache.fill_sector(line, 0, ready);
   return ready;

@@ -19,7 +19,7 @@ std::uint64_t mix(std::uint64_t x) {
 // whole GPU, without its hundred megabytes of cache tags to build.
 Arch counting_arch(Arch arch) {
   arch.gpu.sms = 1;
-  arch.l2_bytes = std::uint64_t{arch.l2_slices} * arch.l2_ways * arch.l2_line_bytes;
+  arch.l2.size_bytes = std::uint64_t{arch.l2.slices} * arch.l2.ways * arch.l2.line_bytes;
   return arch;
 }
 

@@ -6,8 +6,8 @@ namespace warpsim::models::sampling {
 
 WaveMeasure::WaveMeasure(const Arch& arch, std::uint64_t wave_blocks, WarmRule warm, SteadyRule steady)
     : wave_(wave_blocks),
-      l2_bytes_(arch.l2_bytes),
-      sector_bytes_(arch.l2_sector_bytes),
+      l2_bytes_(arch.l2.size_bytes),
+      sector_bytes_(arch.l2.sector_bytes),
       warm_rule_(warm),
       steady_rule_(steady),
       steady_(steady) {}

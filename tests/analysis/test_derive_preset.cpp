@@ -99,8 +99,8 @@ TEST_CASE("the derived hopper-h200 has the H200's measured numbers and hopper-h1
   const models::Arch h200 = models::load_arch("hopper-h200"), h100 = models::load_arch("hopper-h100");
   const analysis::CsvTable device = analysis::read_csv(analysis::validation_data_dir() / "h200" / "device.csv");
   CHECK(h200.gpu.name == device.rows[0].at("name"));
-  CHECK(h200.l2_bytes == device.number(0, "l2"));
-  CHECK(h200.l2_persist_max_bytes == device.number(0, "persistMax"));
+  CHECK(h200.l2.size_bytes == device.number(0, "l2"));
+  CHECK(h200.l2.persist_max_bytes == device.number(0, "persistMax"));
   CHECK(h200.dram_bus_width_bits == device.number(0, "busWidth"));
   CHECK(h200.dram_data_rate_mtps == device.number(0, "memClockKHz") * 2 / 1000);
   // Every value has a source: derived ones cite a file of the calibration, the rest say inherited.

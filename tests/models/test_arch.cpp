@@ -27,9 +27,9 @@ TEST_CASE("the required presets exist and every parameter has a value and a sour
 TEST_CASE("presets carry the numbers of their sources", "[models][arch]") {
   Arch h = load_arch("hopper-h100");  // ../shared/calibration/h100/device.csv
   CHECK(h.gpu.sms == 132);
-  CHECK(h.l2_bytes == 52428800);
-  CHECK(h.l2_persist_max_bytes == 32768000);
-  CHECK(h.l2_max_window_bytes == 134217728);
+  CHECK(h.l2.size_bytes == 52428800);
+  CHECK(h.l2.persist_max_bytes == 32768000);
+  CHECK(h.l2.max_window_bytes == 134217728);
   CHECK(h.gpu.core_clock_khz == 1980000);
   CHECK(h.dram_bus_width_bits == 5120);
   CHECK(h.sm.shared_bytes == 233472);
@@ -58,7 +58,7 @@ TEST_CASE("set overrides a preset value and unknown presets or keys are input er
   // Caches too large for the host's memory are refused up front, not by a failed allocation.
   for (const char* huge : {"l2.size_bytes=1000000000000", "l1.size_bytes=1000000000000", "readonly.size_bytes=8388608"})
     REQUIRE_THROWS_WITH(load_arch("hopper-h100", {huge}), Catch::Contains("must be in"));
-  CHECK(load_arch("hopper-h100", {"l2.size_bytes=1073741824"}).l2_bytes == 1073741824);
+  CHECK(load_arch("hopper-h100", {"l2.size_bytes=1073741824"}).l2.size_bytes == 1073741824);
   // Counts kept in 32 bits are refused above that, naming the setting (they used to wrap:
   // 5,000,000,000 lanes became 705,032,704); issue lanes stop at 2^20 (unit_pool.hpp).
   REQUIRE_THROWS_WITH(load_arch("hopper-h100", {"units.fp32_lanes=5000000000"}),
@@ -82,7 +82,7 @@ TEST_CASE("a preset file is a preset too", "[models][arch]") {
   Arch a = load_arch(file.string(), {"gpu.sms=66"});
   CHECK(a.preset == file.string());
   CHECK(a.gpu.sms == 66);
-  CHECK(a.l2_bytes == load_arch("hopper-h100").l2_bytes);
+  CHECK(a.l2.size_bytes == load_arch("hopper-h100").l2.size_bytes);
   CHECK(a.config.setting("l2.size_bytes").origin.rfind(file.string() + ":", 0) == 0);
   REQUIRE_THROWS_WITH(load_arch("no/such/preset.ini"), Catch::Contains("no preset file 'no/such/preset.ini'"));
   REQUIRE_THROWS_WITH(load_arch("missing.ini"), Catch::Contains("no preset file 'missing.ini'"));

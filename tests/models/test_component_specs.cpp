@@ -58,3 +58,18 @@ TEST_CASE("L1Spec refuses a sector that does not divide the line", "[models][arc
   REQUIRE_THROWS_WITH(memory::L1Spec::from_config(hopper_config({"l1.line_bytes=48"})),
                       Catch::Equals("--set l1.line_bytes: l1.sector_bytes: must divide l1.line_bytes"));
 }
+
+TEST_CASE("L2Spec refuses values of its keys that contradict each other", "[models][arch][specs]") {
+  const memory::L2Spec l2 = memory::L2Spec::from_config(hopper_config({"l2.sm_partitions=01"}));
+  CHECK(l2.partition_near(0) == 0);
+  CHECK(l2.partition_near(1) == 1);
+  CHECK(l2.partition_near(131) == 1);  // the digits repeat past the list
+  CHECK(memory::L2Spec::from_config(hopper_config({"l2.sm_partitions="})).partition_near(5) == 0);
+  REQUIRE_THROWS_WITH(memory::L2Spec::from_config(hopper_config({"l2.partitions=3"})),
+                      Catch::Equals("--set l2.partitions: l2.partitions: must divide l2.slices"));
+  REQUIRE_THROWS_WITH(memory::L2Spec::from_config(hopper_config({"l2.sm_partitions=0120"})),
+                      Catch::Equals("--set l2.sm_partitions: l2.sm_partitions: digit 3 ('2') is not a partition "
+                                    "below l2.partitions"));
+  REQUIRE_THROWS_WITH(memory::L2Spec::from_config(hopper_config({"l2.size_bytes=1024"})),
+                      Catch::Equals("--set l2.size_bytes: l2.persist_max_bytes: exceeds l2.size_bytes"));
+}

@@ -20,12 +20,12 @@ namespace {
 
 Arch small_l2() {
   Arch a = load_arch("hopper-h100");
-  a.l2_bytes = 8 * 4 * 128;  // two slices of four sets of four lines
-  a.l2_ways = 4;
-  a.l2_slices = 2;  // two partitions of one slice each (the H100's l2.partitions)
-  a.l2_persist_max_bytes = a.l2_bytes / 2;
-  a.l2_dirty_lines_per_set = 2;
-  a.l2_fill_partial_writes = true;
+  a.l2.size_bytes = 8 * 4 * 128;  // two slices of four sets of four lines
+  a.l2.ways = 4;
+  a.l2.slices = 2;  // two partitions of one slice each (the H100's l2.partitions)
+  a.l2.persist_max_bytes = a.l2.size_bytes / 2;
+  a.l2.dirty_lines_per_set = 2;
+  a.l2.fill_partial_writes = true;
   return a;
 }
 
@@ -34,7 +34,7 @@ struct Rig {
   sim::StatsRegistry stats;
   BankedDram dram{arch, 7};
   L2Cache l2{arch, dram, stats};
-  Rig() { l2.set_set_aside(arch.l2_persist_max_bytes); }
+  Rig() { l2.set_set_aside(arch.l2.persist_max_bytes); }
 };
 
 }  // namespace

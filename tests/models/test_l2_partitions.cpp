@@ -38,8 +38,8 @@ struct Rig {
 
 Arch hopper() {
   Arch a = load_arch("hopper-h100");
-  REQUIRE(a.l2_partitions == 2);
-  REQUIRE(a.l2_far_latency > 0);
+  REQUIRE(a.l2.partitions == 2);
+  REQUIRE(a.l2.far_latency > 0);
   return a;
 }
 
@@ -57,7 +57,7 @@ TEST_CASE("L2 partitions: a far line is looked up near, forwarded, and leaves a 
   CHECK(r.l2.contains(a));
   // Side 0 again, long after the fill: a near hit, one lookup.
   CHECK(r.read(a, 100000, 0, near_hit) == 1);
-  CHECK(near_hit - 100000 == r.arch.l2_hit_latency);
+  CHECK(near_hit - 100000 == r.arch.l2.hit_latency);
   CHECK(r.l2.sector_lookups() == 3);
   // A line homed in 1 that side 1 brought in, then read from side 0: a far hit.
   const std::uint64_t b = r.line_homed_in(1, a / 128 + 1);
@@ -65,8 +65,8 @@ TEST_CASE("L2 partitions: a far line is looked up near, forwarded, and leaves a 
   r.read(b, 200000, 1, home_read);
   CHECK_FALSE(r.l2.has_copy(b, 0));
   CHECK(r.read(b, 300000, 0, far_hit) == 1);  // missed near, hit at home
-  CHECK(far_hit - 300000 == r.arch.l2_hit_latency + r.arch.l2_far_latency);
-  CHECK(cold > r.arch.l2_far_latency + r.arch.dram_latency_min);
+  CHECK(far_hit - 300000 == r.arch.l2.hit_latency + r.arch.l2.far_latency);
+  CHECK(cold > r.arch.l2.far_latency + r.arch.dram_latency_min);
 }
 
 TEST_CASE("L2 partitions: stores write through their side's copy and drop the other side's", "[memory][l2]") {
@@ -80,7 +80,7 @@ TEST_CASE("L2 partitions: stores write through their side's copy and drop the ot
   const sim::Cycle ack = r.l2.write_sectors(a, 1u, 0, 10000, L2Hint::Default, 0);
   CHECK(r.l2.sector_lookups() - lookups == 2);
   CHECK(r.l2.sector_hits() - hits == 2);
-  CHECK(ack - 10000 >= r.arch.l2_hit_latency + r.arch.l2_far_latency);
+  CHECK(ack - 10000 >= r.arch.l2.hit_latency + r.arch.l2.far_latency);
   CHECK(r.l2.has_copy(a, 0));  // written through, still valid
   // A store from the home side drops side 0's copy of that sector.
   r.l2.write_sectors(a, 1u, 0, 20000, L2Hint::Default, 1);
@@ -93,7 +93,7 @@ TEST_CASE("L2 partitions: stores write through their side's copy and drop the ot
 
 TEST_CASE("L2 counting: a fill under way is a hit for a later request, a miss for its own", "[memory][l2]") {
   Arch a = hopper();
-  a.l2_partitions = 1;  // one home for every line: only the fill rule is at work
+  a.l2.partitions = 1;  // one home for every line: only the fill rule is at work
   Rig r(a);
   // One request for all four sectors of a cold line: its fetches bring them in, all misses
   // (l2_semantics: a coalesced cold stream hits 0 of 131,072 sectors).
@@ -108,8 +108,8 @@ TEST_CASE("L2 counting: a fill under way is a hit for a later request, a miss fo
 
 TEST_CASE("L2 counting: every launch adds its barrier's and fetches' lookups", "[memory][l2]") {
   Rig r(hopper());
-  REQUIRE(r.arch.l2_launch_lookups > 0);
+  REQUIRE(r.arch.l2.launch_lookups > 0);
   r.l2.count_launch();
-  CHECK(r.l2.sector_lookups() == r.arch.l2_launch_lookups);
-  CHECK(r.l2.sector_hits() == r.arch.l2_launch_lookup_hits);
+  CHECK(r.l2.sector_lookups() == r.arch.l2.launch_lookups);
+  CHECK(r.l2.sector_hits() == r.arch.l2.launch_lookup_hits);
 }

@@ -65,9 +65,9 @@ std::vector<Row> read_rows() {
 TEST_CASE("persist_10MB.csv: persistKernel's L2 hit rate and DRAM reads and writes follow hitRatio", "[memory][l2][calibration]") {
   constexpr std::uint64_t kScale = 16;
   Arch arch = load_arch("hopper-h100");
-  arch.l2_bytes /= kScale;
-  arch.l2_slices = 16;
-  arch.l2_persist_max_bytes /= kScale;
+  arch.l2.size_bytes /= kScale;
+  arch.l2.slices = 16;
+  arch.l2.persist_max_bytes /= kScale;
   const std::uint64_t persistent = 1ull << 32, streaming = 2ull << 32;
   const std::uint64_t freq = (10ull << 20) / 4 / kScale, data = (256ull << 20) / 4 / kScale;  // ints
   const std::uint32_t block = 1024;

@@ -26,9 +26,9 @@ constexpr std::uint64_t kWindow = 1ull << 30, kOther = 2ull << 30, kNoise = 3ull
 // is not protected (the persistence rules do not depend on the size).
 Arch small_l2_hopper() {
   Arch a = load_arch("hopper-h100");
-  a.l2_bytes = 1 << 20;
-  a.l2_slices = 8;
-  a.l2_partitions = 1;  // every access reaches its line's home, where persistence lives
+  a.l2.size_bytes = 1 << 20;
+  a.l2.slices = 8;
+  a.l2.partitions = 1;  // every access reaches its line's home, where persistence lives
   return a;
 }
 
@@ -77,9 +77,9 @@ AccessPolicyWindow window(std::uint64_t base, std::uint64_t bytes, double hit_ra
 TEST_CASE("S4.1 set-aside: default min(0.75 x L2, persisting max), requests capped by the maximum", "[memory][l2]") {
   const Arch h = load_arch("hopper-h100");
   PersistencePolicy p(h, 1);
-  CHECK(p.resolve_set_aside(-1) == std::min<std::uint64_t>(h.l2_bytes * 3 / 4, h.l2_persist_max_bytes));
+  CHECK(p.resolve_set_aside(-1) == std::min<std::uint64_t>(h.l2.size_bytes * 3 / 4, h.l2.persist_max_bytes));
   CHECK(p.resolve_set_aside(16384) == 16384);
-  CHECK(p.resolve_set_aside(std::int64_t{1} << 40) == h.l2_persist_max_bytes);
+  CHECK(p.resolve_set_aside(std::int64_t{1} << 40) == h.l2.persist_max_bytes);
   PersistencePolicy fermi(load_arch("fermi-m2070"), 1);  // cc 2.0: no persistence (S4)
   CHECK(fermi.resolve_set_aside(-1) == 0);
 }
@@ -197,11 +197,11 @@ TEST_CASE("S4.1, S4.2, S4.7: a launch's L2 policy meets the GPU's limits as the 
           "[memory][l2]") {
   const Arch hopper = load_arch("hopper-h100");
   traces::KernelInfo k;
-  k.window = window(kWindow, hopper.l2_max_window_bytes, 0.5);
+  k.window = window(kWindow, hopper.l2.max_window_bytes, 0.5);
   CHECK(check_launch_policy(hopper, k).empty());  // kernels.cu passes min(bytes, accessPolicyMaxWindowSize)
 
   // cudaStreamSetAttribute refuses a window above accessPolicyMaxWindowSize; it was clamped.
-  k.window.bytes = hopper.l2_max_window_bytes + 1;
+  k.window.bytes = hopper.l2.max_window_bytes + 1;
   REQUIRE_THROWS_AS(check_launch_policy(hopper, k), sim::InputError);
   REQUIRE_THROWS_WITH(check_launch_policy(hopper, k),
                       Catch::StartsWith("-p window_bytes: ") && Catch::Contains("accessPolicyMaxWindowSize") &&
@@ -215,11 +215,11 @@ TEST_CASE("S4.1, S4.2, S4.7: a launch's L2 policy meets the GPU's limits as the 
   k.window.hit_ratio = 1.0;
 
   // cudaDeviceSetLimit clamps a set-aside above persistingL2CacheMaxSize: a warning, not an error.
-  k.set_aside_bytes = static_cast<std::int64_t>(hopper.l2_persist_max_bytes) + 1;
+  k.set_aside_bytes = static_cast<std::int64_t>(hopper.l2.persist_max_bytes) + 1;
   auto warnings = check_launch_policy(hopper, k);
   REQUIRE(warnings.size() == 1);
   CHECK_THAT(warnings[0], Catch::Contains("set_aside_bytes") && Catch::Contains("32768000"));
-  k.set_aside_bytes = static_cast<std::int64_t>(hopper.l2_persist_max_bytes);
+  k.set_aside_bytes = static_cast<std::int64_t>(hopper.l2.persist_max_bytes);
   CHECK(check_launch_policy(hopper, k).empty());
 
   // No persistence before compute capability 8.0: any window or set-aside is refused.

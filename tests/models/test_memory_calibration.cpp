@@ -252,8 +252,8 @@ TEST_CASE("offset.csv lg=26, scaled 16x: DRAM reads and write-backs of readOffse
   // n = 2^22) to keep the test fast; bytes compare after x16. Tolerance 1%.
   constexpr std::uint64_t kScale = 16;
   Arch arch = load_arch("hopper-h100");
-  arch.l2_bytes /= kScale;
-  arch.l2_slices = 16;
+  arch.l2.size_bytes /= kScale;
+  arch.l2.slices = 16;
   int rows_checked = 0;
   for (const CsvRow& row : read_csv(test::shared_path("calibration/h100/offset.csv"))) {
     if (row.param.at("lg") != 26 || (row.param.at("offset") != 0 && row.param.at("offset") != 1)) continue;

@@ -20,12 +20,12 @@ namespace {
 // One slice, two sets of four 128-byte lines: even line numbers map to set 0, odd to set 1.
 Arch tiny_l2(std::uint32_t dirty_limit) {
   Arch a = load_arch("hopper-h100");
-  a.l2_bytes = 2 * 4 * 128;
-  a.l2_ways = 4;
-  a.l2_slices = 1;
-  a.l2_partitions = 1;
-  a.l2_persist_max_bytes = a.l2_bytes;
-  a.l2_dirty_lines_per_set = dirty_limit;
+  a.l2.size_bytes = 2 * 4 * 128;
+  a.l2.ways = 4;
+  a.l2.slices = 1;
+  a.l2.partitions = 1;
+  a.l2.persist_max_bytes = a.l2.size_bytes;
+  a.l2.dirty_lines_per_set = dirty_limit;
   return a;
 }
 
@@ -76,7 +76,7 @@ TEST_CASE("L2 dirty limit: the oldest other dirty line of the set is written bac
 
 TEST_CASE("L2 dirty limit: persisting lines neither count nor get written back", "[memory][l2]") {
   Rig r(1);
-  r.l2.set_set_aside(r.arch.l2_bytes);
+  r.l2.set_set_aside(r.arch.l2.size_bytes);
   r.store(0, L2Hint::Persisting);
   r.store(2, L2Hint::Persisting);
   r.store(4);  // the only dirty normal line: within the limit of 1
@@ -105,7 +105,7 @@ TEST_CASE("L2 dirty limit 0: dirty lines are written back on eviction only", "[m
 TEST_CASE("L2 partial-sector stores with DRAM ECC: the first fetches the sector, the one completing it does not",
           "[memory][l2]") {
   Arch a = tiny_l2(0);
-  a.l2_fill_partial_writes = true;
+  a.l2.fill_partial_writes = true;
   sim::StatsRegistry stats;
   BankedDram dram(a, 1);
   L2Cache l2(a, dram, stats);

@@ -71,7 +71,7 @@ struct PerSectorReference {
       bool hit = false;
       // Each piece is its own request here, where the line path makes one per line: a piece the
       // previous one's 64-byte fetch brought in is a hit here, a miss there (compare()).
-      const sim::Cycle r = l2.read(a, t, policy.property(0, a, a / arch.l2_line_bytes), arch.l2_sm_partition[0], hit);
+      const sim::Cycle r = l2.read(a, t, policy.property(0, a, a / arch.l2.line_bytes), arch.l2.partition_near(0), hit);
       l1.fill_sector(cached, sector, r);
       ready = std::max(ready, r);
     }
@@ -123,9 +123,9 @@ std::uint64_t compare(Arch arch, const traces::AccessPolicyWindow& window = {}) 
 Arch small_hopper() {
   Arch a = load_arch("hopper-h100");
   a.l1.size_bytes = 8 * 4 * 128;  // 8 sets of 4 lines
-  a.l2_bytes = 16 * 4 * 128;
-  a.l2_ways = 4;
-  a.l2_slices = 2;
+  a.l2.size_bytes = 16 * 4 * 128;
+  a.l2.ways = 4;
+  a.l2.slices = 2;
   return a;
 }
 
@@ -140,7 +140,7 @@ TEST_CASE("sectored L1 loads line by line equal the per-sector path", "[memory]"
   }
   SECTION("64-byte L2 sectors: two pieces share an L2 sector") {
     Arch a = small_hopper();
-    a.l2_sector_bytes = 64;
+    a.l2.sector_bytes = 64;
     compare(a);
   }
   SECTION("a window with edges inside lines, half its lines persisting, half streaming") {

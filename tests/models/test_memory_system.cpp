@@ -102,9 +102,9 @@ TEST_CASE("Hopper with l1.stores_allocate off: a store invalidates the L1 line i
   // ... but L2 has it (a copy near SM 0 if its home is the far half, which SM 0's store wrote
   // through): the hit latency, and a cycle or two because the line's four sectors queue at one
   // slice's port (l2.bytes_per_cycle_per_slice).
-  const sim::Cycle port = (3 * 32 + r.arch.l2_bytes_per_cycle_per_slice - 1) / r.arch.l2_bytes_per_cycle_per_slice;
-  CHECK(third.ready - (first.ready + 10) >= r.arch.l2_hit_latency);
-  CHECK(third.ready - (first.ready + 10) <= r.arch.l2_hit_latency + port);
+  const sim::Cycle port = (3 * 32 + r.arch.l2.bytes_per_cycle_per_slice - 1) / r.arch.l2.bytes_per_cycle_per_slice;
+  CHECK(third.ready - (first.ready + 10) >= r.arch.l2.hit_latency);
+  CHECK(third.ready - (first.ready + 10) <= r.arch.l2.hit_latency + port);
   // Another SM does not see SM 0's L1.
   r.mem->access(1, 0, inst(MemSpace::Global, MemOp::Load, line), first.ready + 20);
   CHECK(r.c().l1_sector_hits == 4);
@@ -151,7 +151,7 @@ TEST_CASE("Hopper (l1.stores_allocate): a store hits a resident line, allocates 
   const std::uint64_t before = r.c().l1_sector_hits;
   const auto partial = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, [&](int) { return other; }), 11100);
   CHECK(r.c().l1_sector_hits == before);
-  CHECK(partial.ready - 11100 >= r.arch.l2_hit_latency);
+  CHECK(partial.ready - 11100 >= r.arch.l2.hit_latency);
 }
 
 TEST_CASE("l1.stores_allocate with 64-byte L1 sectors: a sector is valid only when the store wrote all of it",
@@ -162,7 +162,7 @@ TEST_CASE("l1.stores_allocate with 64-byte L1 sectors: a sector is valid only wh
                 0);
   const auto half = r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Load, [](int) { return kBase; }), 1000);
   CHECK(r.c().l1_sector_hits == 0);
-  CHECK(half.ready - 1000 >= r.arch.l2_hit_latency);
+  CHECK(half.ready - 1000 >= r.arch.l2.hit_latency);
   // A whole line's store makes both of its sectors valid: a load of the line hits on them.
   const std::uint64_t other = kBase + 4096;
   r.mem->access(0, 0, inst(MemSpace::Global, MemOp::Store, [&](int l) { return other + 4u * l; }), 2000);
@@ -249,8 +249,8 @@ TEST_CASE("local loads are cached in L1 on every preset (S3.5): a repeat hits", 
     const sim::Cycle later = first.ready + 10;
     const auto again = r.mem->access(0, 0, inst(MemSpace::Local, MemOp::Load, spill), later);
     CHECK(r.c().l1_sector_hits > hits_before);
-    CHECK(again.ready < later + r.arch.l2_hit_latency);  // served by L1, not L2
-    CHECK(first.ready >= r.arch.l2_hit_latency);        // the first one went past L1
+    CHECK(again.ready < later + r.arch.l2.hit_latency);  // served by L1, not L2
+    CHECK(first.ready >= r.arch.l2.hit_latency);        // the first one went past L1
     CHECK(r.c().gld_requests == 0);
   }
 }

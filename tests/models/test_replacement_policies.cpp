@@ -80,20 +80,20 @@ TEST_CASE("l2.replacement reaches the L2 of every preset", "[models][memory][l2]
     for (const char* policy : {"lru", "srrip"}) {
       INFO(preset << " with l2.replacement=" << policy);
       Arch arch = load_arch(preset, {std::string("l2.replacement=") + policy});
-      arch.l2_bytes = std::uint64_t{arch.l2_ways} * arch.l2_line_bytes;
-      arch.l2_slices = 1;
-      arch.l2_partitions = 1;
+      arch.l2.size_bytes = std::uint64_t{arch.l2.ways} * arch.l2.line_bytes;
+      arch.l2.slices = 1;
+      arch.l2.partitions = 1;
       sim::StatsRegistry stats;
       BankedDram dram{arch, 7};
       L2Cache l2{arch, dram, stats};
       std::uint32_t hits = 0;
       sim::Cycle now = 0;
-      for (const std::uint64_t line : hot_scan_hot(arch.l2_ways)) {
+      for (const std::uint64_t line : hot_scan_hot(arch.l2.ways)) {
         bool hit = false;
-        now = l2.read(line * arch.l2_line_bytes, now, L2Hint::Default, 0, hit);
+        now = l2.read(line * arch.l2.line_bytes, now, L2Hint::Default, 0, hit);
         hits += hit ? 1 : 0;
       }
-      CHECK(hits == (std::string(policy) == "lru" ? arch.l2_ways / 2 : arch.l2_ways));
+      CHECK(hits == (std::string(policy) == "lru" ? arch.l2.ways / 2 : arch.l2.ways));
     }
   }
 }

@@ -77,8 +77,8 @@ models::LaunchTotals reading(sim::Cycle cycles, std::uint64_t l2_misses, std::ui
 
 models::Arch small_l2() {
   models::Arch a = models::load_arch("kepler-k20x", {});
-  a.l2_bytes = 32 * 1000;  // 1000 sectors
-  a.l2_sector_bytes = 32;
+  a.l2.size_bytes = 32 * 1000;  // 1000 sectors
+  a.l2.sector_bytes = 32;
   return a;
 }
 

@@ -1,0 +1,85 @@
+#include "models/memory/l2_spec.hpp"
+
+#include <string>
+
+#include "models/memory/replacement_policies.hpp"
+#include "sim/param_builders.hpp"
+#include "sim/spec_reader.hpp"
+
+namespace warpsim::models::memory {
+
+std::vector<sim::ParamSpec> L2Spec::params() {
+  using namespace sim::param;
+  return {
+      // 8x the largest real L2: room for what-ifs within what the host can hold (l1_spec.cpp).
+      integer("l2.size_bytes", "bytes", "L2 cache, whole GPU", 1024, 1 << 30),
+      integer("l2.line_bytes", "bytes", "L2 line size", 32, 1024),
+      integer("l2.sector_bytes", "bytes", "L2 sector size", 32, 1024),
+      integer("l2.ways", "ways", "L2 associativity", 1, 1024),
+      integer("l2.slices", "slices", "L2 slices the address space is interleaved over", 1, 1024),
+      integer("l2.hit_latency", "cycles", "L2 hit latency seen by an SM", 1, 10000),
+      choice("l2.replacement", ReplacementPolicies::names(),
+             "replacement in each L2 set: " + ReplacementPolicies::summary()),
+      integer("l2.bytes_per_cycle_per_slice", "bytes/cycle", "L2 slice bandwidth", 1, 4096),
+      integer("l2.clock_khz", "kHz", "clock of the L2 slices (their lookup rate counts in its cycles)", 1000, 1e8),
+      integer("l2.lookups_per_cycle", "sectors", "tag lookups a slice makes per L2 cycle", 1, 1024),
+      integer("l2.partitions", "partitions",
+              "L2 halves (or more) the slices are split into; an SM's request for a line whose home is another "
+              "partition is looked up in its own partition first (a copy), then forwarded", 1, 64),
+      integer("l2.far_latency", "cycles", "extra round trip of a request forwarded to another partition", 0, 100000),
+      text("l2.sm_partitions",
+           "the partition each SM is near, one digit per SM in SM order, repeated for SMs past the list (empty: all in 0)"),
+      integer("l2.launch_lookups", "sectors",
+              "L2 sector lookups every launch makes besides its memory instructions (its closing memory barrier, "
+              "instruction and constant fetches), as Nsight Compute counts them", 0, 1e12),
+      integer("l2.launch_lookup_hits", "sectors", "of l2.launch_lookups, the hits", 0, 1e12),
+      integer("l2.dirty_lines_per_set", "lines",
+              "dirty normal/streaming lines a set keeps; a store past it writes the oldest back (0: no limit)", 0,
+              1024),
+      flag("l2.fill_partial_writes",
+           "a store to part of a sector not in L2 fetches the sector from DRAM first (DRAM ECC on)"),
+      flag("l2.persistence", "CUDA L2 persistence controls are available (S4, cc >= 8.0)"),
+      integer("l2.persist_max_bytes", "bytes", "persistingL2CacheMaxSize: largest set-aside (S4.1, S4.7)", 0),
+      integer("l2.max_window_bytes", "bytes", "accessPolicyMaxWindowSize (S4.2, S4.7)", 0),
+  };
+}
+
+L2Spec L2Spec::from_config(const sim::Config& config) {
+  const sim::SpecReader read(config);
+  L2Spec s;
+  s.size_bytes = read.u64("l2.size_bytes");
+  s.line_bytes = read.u32("l2.line_bytes");
+  s.sector_bytes = read.u32("l2.sector_bytes");
+  s.ways = read.u32("l2.ways");
+  s.replacement = read.choice<ReplacementPolicies>("l2.replacement");
+  s.slices = read.u32("l2.slices");
+  s.hit_latency = read.u32("l2.hit_latency");
+  s.bytes_per_cycle_per_slice = read.u32("l2.bytes_per_cycle_per_slice");
+  s.partitions = read.u32("l2.partitions");
+  s.clock_khz = read.u64("l2.clock_khz");
+  s.lookups_per_cycle = read.u32("l2.lookups_per_cycle");
+  s.far_latency = read.u32("l2.far_latency");
+  s.launch_lookups = read.u64("l2.launch_lookups");
+  s.launch_lookup_hits = read.u64("l2.launch_lookup_hits");
+  s.dirty_lines_per_set = read.u32("l2.dirty_lines_per_set");
+  s.fill_partial_writes = read.flag("l2.fill_partial_writes");
+  s.persistence = read.flag("l2.persistence");
+  s.persist_max_bytes = read.u64("l2.persist_max_bytes");
+  s.max_window_bytes = read.u64("l2.max_window_bytes");
+
+  read.require(s.line_bytes % s.sector_bytes == 0, "l2.sector_bytes", {"l2.line_bytes"}, "must divide l2.line_bytes");
+  read.require(!s.persistence || s.persist_max_bytes <= s.size_bytes, "l2.persist_max_bytes", {"l2.size_bytes"},
+               "exceeds l2.size_bytes");
+  read.require(s.slices % s.partitions == 0, "l2.partitions", {"l2.slices"}, "must divide l2.slices");
+  read.require(s.launch_lookup_hits <= s.launch_lookups, "l2.launch_lookup_hits", {"l2.launch_lookups"},
+               "exceeds l2.launch_lookups");
+  const std::string near = read.text("l2.sm_partitions");
+  for (std::size_t i = 0; i < near.size(); ++i)
+    read.require(near[i] >= '0' && near[i] - '0' < static_cast<int>(s.partitions), "l2.sm_partitions",
+                 {"l2.partitions"},
+                 "digit " + std::to_string(i + 1) + " ('" + near[i] + "') is not a partition below l2.partitions");
+  for (char digit : near) s.sm_partitions.push_back(static_cast<std::uint8_t>(digit - '0'));
+  return s;
+}
+
+}  // namespace warpsim::models::memory
