@@ -1,15 +1,23 @@
 #include "models/arch.hpp"
-#include "models/memory/dram_models.hpp"
-#include "models/memory/replacement_policies.hpp"
 
 #include <algorithm>
 
 #include "sim/data_dir.hpp"
 #include "sim/errors.hpp"
-#include "sim/spec_reader.hpp"
 
 namespace warpsim::models {
 namespace fs = std::filesystem;
+
+const std::vector<sim::ParamSpec>& arch_params() {
+  static const std::vector<sim::ParamSpec> params = [] {
+    std::vector<sim::ParamSpec> all;
+    for (const auto& part : {GpuSpec::params(), SmSpec::params(), UnitsSpec::params(), DispatchSpec::params(),
+                             memory::L1Spec::params(), memory::L2Spec::params(), memory::DramSpec::params()})
+      all.insert(all.end(), part.begin(), part.end());
+    return all;
+  }();
+  return params;
+}
 
 fs::path preset_dir() { return sim::data_dir("WARPSIM_PRESET_DIR", "presets", WARPSIM_PRESET_DIR); }
 
@@ -49,9 +57,6 @@ Arch load_arch(const std::string& preset, const std::vector<std::string>& overri
 }
 
 Arch arch_from_config(const std::string& preset, sim::Config c) {
-  const sim::SpecReader read(c);
-  auto u32 = [&](const char* key) { return read.u32(key); };
-  auto u64 = [&](const char* key) { return read.u64(key); };
   Arch a;
   a.preset = preset;
   a.gpu = GpuSpec::from_config(c);
@@ -60,26 +65,9 @@ Arch arch_from_config(const std::string& preset, sim::Config c) {
   a.dispatch = DispatchSpec::from_config(c);
   a.l1 = memory::L1Spec::from_config(c);
   a.l2 = memory::L2Spec::from_config(c);
-
-  a.dram_model = memory::DramModels::index_of(c.get_string("dram.model")).value();
-  a.dram_bus_width_bits = u32("dram.bus_width_bits");
-  a.dram_data_rate_mtps = u32("dram.data_rate_mtps");
-  a.dram_latency_min = u32("dram.latency_min");
-  a.dram_latency_max = u32("dram.latency_max");
-  a.dram_channels = u32("dram.channels");
-  a.dram_banks = u32("dram.banks");
-  a.dram_refresh_interval_ns = u32("dram.refresh_interval_ns");
-  a.dram_refresh_ns = u32("dram.refresh_ns");
-  a.dram_turnaround_ns = u32("dram.turnaround_ns");
-  a.dram_write_batch = u32("dram.write_batch");
-
-  // Relations a single key's range cannot express (SpecReader::require says whom they blame).
-  auto require = [&](bool ok, const char* key, std::initializer_list<const char*> others, const std::string& why) {
-    read.require(ok, key, others, why);
-  };
-  require(a.dram_latency_min <= a.dram_latency_max, "dram.latency_min", {"dram.latency_max"}, "exceeds dram.latency_max");
-  require(a.dram_refresh_ns < a.dram_refresh_interval_ns, "dram.refresh_ns", {"dram.refresh_interval_ns"},
-          "must be shorter than dram.refresh_interval_ns");
+  a.dram = memory::DramSpec::from_config(c);
+  // Each spec checks the relations among its own keys. None relates keys of two components: the
+  // one value that mixes them, an SM's L2 partition, is L2Spec::partition_near for any SM count.
   a.config = std::move(c);
   return a;
 }

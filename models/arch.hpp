@@ -1,8 +1,9 @@
 #pragma once
-// An architecture preset, typed. The numbers come from a preset file (models/presets/*.ini),
-// each with its source; `arch_params()` declares every key with its type, unit and meaning, so
-// `warpsim arch show` can list them and an unknown key in a preset or --set is an error.
-#include <cstdint>
+// An architecture preset, typed: the specs of the GPU's components, each declared beside the code
+// that uses it, and the resolved configuration they were read from. A spec lists its keys with
+// type, unit, range and meaning (params()) and reads and checks them (from_config()); a preset
+// file (models/presets/*.ini) gives every key a value and its source. `warpsim arch show` lists
+// them by component, and an unknown key in a preset or --set is an error.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "models/core/gpu_spec.hpp"
 #include "models/core/sm_spec.hpp"
 #include "models/core/units_spec.hpp"
+#include "models/memory/dram_spec.hpp"
 #include "models/memory/l1_spec.hpp"
 #include "models/memory/l2_spec.hpp"
 #include "sim/config.hpp"
@@ -24,22 +26,14 @@ struct Arch {
   UnitsSpec units;
   DispatchSpec dispatch;
   memory::L1Spec l1;
-
   memory::L2Spec l2;
-
-  // DRAM.
-  std::uint32_t dram_bus_width_bits = 0, dram_data_rate_mtps = 0;
-  std::uint32_t dram_model = 0;  // its position in DramModels (models/memory/dram_models.hpp)
-  std::uint32_t dram_latency_min = 0, dram_latency_max = 0, dram_channels = 0, dram_banks = 0;
-  std::uint32_t dram_refresh_interval_ns = 0, dram_refresh_ns = 0, dram_turnaround_ns = 0, dram_write_batch = 1;
-
+  memory::DramSpec dram;
   // The resolved configuration behind these numbers, with each value's origin and source.
   sim::Config config;
-
-  double dram_bytes_per_second() const { return dram_bus_width_bits / 8.0 * dram_data_rate_mtps * 1e6; }
 };
 
-// Every preset key, with type, unit and description.
+// Every preset key, with type, unit and description: the components' params() in the order
+// above, which is the presets' order.
 const std::vector<sim::ParamSpec>& arch_params();
 
 // Names of the presets found in the preset directory, sorted.

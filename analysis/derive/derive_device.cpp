@@ -59,17 +59,17 @@ void derive_device(const CalibrationData& d, const models::Arch& base, const std
               fixed(double(bus) / 8 * double(rate) * 1e6 / 1e12, 2) + " TB/s");
   // The base preset's channel width and slices per channel are assumptions; kept, applied to
   // this bus (hopper-h100: 5120 bits as 80 64-bit channels, one L2 slice per channel).
-  const double bits_per_channel = double(base.dram_bus_width_bits) / base.dram_channels;
+  const double bits_per_channel = double(base.dram.bus_width_bits) / base.dram.channels;
   const auto channels = std::max<std::int64_t>(1, std::llround(double(bus) / bits_per_channel));
   out.set("dram.channels", channels,
           at + "busWidth " + std::to_string(bus) + " in " + fixed(bits_per_channel, 0) + "-bit channels, as " +
-              base_name + " divides its " + std::to_string(base.dram_bus_width_bits) + " bits into " +
-              std::to_string(base.dram_channels) + " (an assumption there)");
-  const auto slices = std::max<std::int64_t>(1, std::llround(double(channels) * base.l2.slices / base.dram_channels));
+              base_name + " divides its " + std::to_string(base.dram.bus_width_bits) + " bits into " +
+              std::to_string(base.dram.channels) + " (an assumption there)");
+  const auto slices = std::max<std::int64_t>(1, std::llround(double(channels) * base.l2.slices / base.dram.channels));
   out.set("l2.slices", slices,
-          "dram.channels " + std::to_string(channels) + " x " + fixed(double(base.l2.slices) / base.dram_channels, 2) +
+          "dram.channels " + std::to_string(channels) + " x " + fixed(double(base.l2.slices) / base.dram.channels, 2) +
               " slices a channel, as " + base_name + " has (" + std::to_string(base.l2.slices) + " slices, " +
-              std::to_string(base.dram_channels) + " channels; an assumption there)");
+              std::to_string(base.dram.channels) + " channels; an assumption there)");
 }
 
 }  // namespace warpsim::analysis

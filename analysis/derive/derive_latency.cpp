@@ -53,17 +53,17 @@ void derive_latencies(const CalibrationData& d, const models::Arch& arch, const 
   }
 
   const Level dram = level(d.latency, "DRAM");
-  const double refresh_cycles = double(arch.dram_refresh_ns) * double(arch.gpu.core_clock_khz) / 1e6;
-  const double refresh_wait = double(arch.dram_refresh_ns) / arch.dram_refresh_interval_ns * refresh_cycles / 2;
+  const double refresh_cycles = double(arch.dram.refresh_ns) * double(arch.gpu.core_clock_khz) / 1e6;
+  const double refresh_wait = double(arch.dram.refresh_ns) / arch.dram.refresh_interval_ns * refresh_cycles / 2;
   const double far_share =
       arch.l2.partitions > 1 ? double(arch.l2.far_latency) * (arch.l2.partitions - 1) / arch.l2.partitions : 0;
   const double mean = dram.mean - imad - refresh_wait;
   const std::int64_t centre = std::llround(mean - far_share);
-  const std::int64_t half_spread = (std::int64_t{arch.dram_latency_max} - arch.dram_latency_min) / 2;
+  const std::int64_t half_spread = (std::int64_t{arch.dram.latency_max} - arch.dram.latency_min) / 2;
   const std::string source = dram.rows + ": " + dram.measured + " = " + fixed(imad, 0) + " (address IMAD.WIDE) + " +
                              fixed(refresh_wait, 1) + " (the refresh a load waits for: " +
-                             std::to_string(arch.dram_refresh_ns) + " / " +
-                             std::to_string(arch.dram_refresh_interval_ns) + " ns x " + fixed(refresh_cycles, 0) +
+                             std::to_string(arch.dram.refresh_ns) + " / " +
+                             std::to_string(arch.dram.refresh_interval_ns) + " ns x " + fixed(refresh_cycles, 0) +
                              " cycles / 2) + unloaded mean " + fixed(mean, 1) +
                              (far_share > 0 ? ", of which " + fixed(far_share, 1) + " is the far L2 partition's share (l2.far_latency x " +
                                                   std::to_string(arch.l2.partitions - 1) + " / " +

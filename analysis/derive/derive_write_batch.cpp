@@ -36,7 +36,7 @@ std::size_t copy_row(const CsvTable& offset) {
 void derive_write_batch(const CalibrationData& d, const std::string& base, Derivation& out) {
   const std::size_t row = copy_row(d.offset);
   const double measured = d.offset.number(row, "gpu__time_duration.sum");
-  const std::int64_t start = models::load_arch(base, out.overrides()).dram_write_batch;
+  const std::int64_t start = models::load_arch(base, out.overrides()).dram.write_batch;
   RunCache cache;
   auto request = [&](std::int64_t batch) {
     models::RunRequest r = calibration_request(base, d.offset.rows[row]);
@@ -69,7 +69,7 @@ void derive_write_batch(const CalibrationData& d, const std::string& base, Deriv
           cite(d.offset, row) + ": readOffset at offset 0 (" + fixed(d.offset.number(row, "dram__bytes_read.sum") / 1e6, 0) +
               " MB read, " + fixed(d.offset.number(row, "dram__bytes_write.sum") / 1e6, 0) + " MB written back) took " +
               fixed(measured / 1e3, 1) + " us; the model's (turnaround_ns " +
-              std::to_string(models::load_arch(base, out.overrides()).dram_turnaround_ns) +
+              std::to_string(models::load_arch(base, out.overrides()).dram.turnaround_ns) +
               "), batch by batch along a secant on 1 / batch: " + runs);
 }
 

@@ -49,7 +49,7 @@ Bound launch_bound(const Arch& arch, const GpuTotals& t, const MemoryCounters& m
   in.store_efficiency = m.gst_bytes_moved ? share(m.gst_bytes_requested, m.gst_bytes_moved) : 1.0;
   in.shared_conflict_share = share(m.shared_bank_conflicts, m.shared_wavefronts);
   in.replay_share = share(m.replays, m.l1_wavefronts + m.shared_wavefronts);
-  in.dram_bytes_per_second = arch.dram_bytes_per_second();
+  in.dram_bytes_per_second = arch.dram.bytes_per_second();
   in.l2_slices = arch.l2.slices;
   return Bound{in.use, shape.theoretical, waves(shape.theoretical, shape.blocks, arch.gpu.sms), judge(in)};
 }

@@ -62,7 +62,7 @@ Utilization utilization(const Arch& arch, const GpuTotals& t, const MemoryCounte
   const double slice_lookups_per_cycle = arch.l2.lookups_per_cycle * l2_clock / double(arch.gpu.core_clock_khz);
   set(Resource::L2, ratio(double(m.l2_sector_lookups), double(t.cycles) * arch.l2.slices * slice_lookups_per_cycle));
   const double seconds = double(t.cycles) / (double(arch.gpu.core_clock_khz) * 1e3);
-  set(Resource::Dram, ratio(double(m.dram_read_bytes + m.dram_write_bytes), arch.dram_bytes_per_second() * seconds));
+  set(Resource::Dram, ratio(double(m.dram_read_bytes + m.dram_write_bytes), arch.dram.bytes_per_second() * seconds));
   return u;
 }
 

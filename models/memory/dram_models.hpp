@@ -15,7 +15,7 @@ namespace warpsim::models::memory {
 using DramModels = sim::NamedTypes<BankedDram>;
 
 inline std::unique_ptr<DramModel> make_dram(const Arch& arch, std::uint64_t seed) {
-  return DramModels::visit(arch.dram_model, [&]<class Model>(std::type_identity<Model>) -> std::unique_ptr<DramModel> {
+  return DramModels::visit(arch.dram.model, [&]<class Model>(std::type_identity<Model>) -> std::unique_ptr<DramModel> {
     return std::make_unique<Model>(arch, seed);
   });
 }

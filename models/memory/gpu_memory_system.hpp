@@ -115,7 +115,7 @@ class GpuMemorySystem final : public MemorySystem {
 
   // An L1 (or read-only cache) hit, an L2 hit or DRAM's shortest answer, whichever is soonest.
   sim::Cycle min_latency() const override {
-    return std::max<sim::Cycle>(1, std::min({arch_.l1.hit_latency, arch_.l2.hit_latency, arch_.dram_latency_min}));
+    return std::max<sim::Cycle>(1, std::min({arch_.l1.hit_latency, arch_.l2.hit_latency, arch_.dram.latency_min}));
   }
 
   void prefetch(std::uint32_t sm, const traces::Instruction& inst, const memory::ByteRange& range) const override;

@@ -101,8 +101,8 @@ TEST_CASE("the derived hopper-h200 has the H200's measured numbers and hopper-h1
   CHECK(h200.gpu.name == device.rows[0].at("name"));
   CHECK(h200.l2.size_bytes == device.number(0, "l2"));
   CHECK(h200.l2.persist_max_bytes == device.number(0, "persistMax"));
-  CHECK(h200.dram_bus_width_bits == device.number(0, "busWidth"));
-  CHECK(h200.dram_data_rate_mtps == device.number(0, "memClockKHz") * 2 / 1000);
+  CHECK(h200.dram.bus_width_bits == device.number(0, "busWidth"));
+  CHECK(h200.dram.data_rate_mtps == device.number(0, "memClockKHz") * 2 / 1000);
   // Every value has a source: derived ones cite a file of the calibration, the rest say inherited.
   for (const auto& key : h200.config.keys()) {
     INFO(key);

@@ -31,7 +31,7 @@ TEST_CASE("presets carry the numbers of their sources", "[models][arch]") {
   CHECK(h.l2.persist_max_bytes == 32768000);
   CHECK(h.l2.max_window_bytes == 134217728);
   CHECK(h.gpu.core_clock_khz == 1980000);
-  CHECK(h.dram_bus_width_bits == 5120);
+  CHECK(h.dram.bus_width_bits == 5120);
   CHECK(h.sm.shared_bytes == 233472);
   Arch k = load_arch("kepler-k20x");  // SPEC S1.4, S2.3, S2.5
   CHECK(k.sm.schedulers == 4);

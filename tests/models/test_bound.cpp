@@ -78,7 +78,7 @@ TEST_CASE("utilisation: each resource's count over its peak and the elapsed cycl
   m.shared_wavefronts = sm_cycles * 3 / 4;
   // Every slice's peak lookups for a microsecond of the L2's own clock (l2.clock_khz).
   m.l2_sector_lookups = std::uint64_t(a.l2.slices) * a.l2.lookups_per_cycle * a.l2.clock_khz / 1000;
-  m.dram_read_bytes = static_cast<std::uint64_t>(a.dram_bytes_per_second() * 1e-6 / 2);  // 1,676,160 bytes
+  m.dram_read_bytes = static_cast<std::uint64_t>(a.dram.bytes_per_second() * 1e-6 / 2);  // 1,676,160 bytes
   const Utilization u = utilization(a, t, m);
   CHECK(u[Resource::Issue] == 0.25);
   CHECK(u[Resource::PipeFp32] == 0.5);

@@ -73,3 +73,13 @@ TEST_CASE("L2Spec refuses values of its keys that contradict each other", "[mode
   REQUIRE_THROWS_WITH(memory::L2Spec::from_config(hopper_config({"l2.size_bytes=1024"})),
                       Catch::Equals("--set l2.size_bytes: l2.persist_max_bytes: exceeds l2.size_bytes"));
 }
+
+TEST_CASE("DramSpec refuses timings that contradict each other", "[models][arch][specs]") {
+  const memory::DramSpec dram = memory::DramSpec::from_config(hopper_config());
+  CHECK(dram.bytes_per_second() == dram.bus_width_bits / 8.0 * dram.data_rate_mtps * 1e6);
+  REQUIRE_THROWS_WITH(memory::DramSpec::from_config(hopper_config({"dram.latency_max=1"})),
+                      Catch::Equals("--set dram.latency_max: dram.latency_min: exceeds dram.latency_max"));
+  REQUIRE_THROWS_WITH(memory::DramSpec::from_config(hopper_config({"dram.refresh_ns=1000000"})),
+                      Catch::Equals("--set dram.refresh_ns: dram.refresh_ns: must be shorter than "
+                                    "dram.refresh_interval_ns"));
+}

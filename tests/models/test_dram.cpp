@@ -35,7 +35,7 @@ traces::Instruction load_instruction(traces::CacheOp cache = traces::CacheOp::De
 double cycles_per_second(const Arch& a) { return static_cast<double>(a.gpu.core_clock_khz) * 1e3; }
 // Read bandwidth a channel sustains: the pins' rate, less the share of time refresh blocks it.
 double sustained_read_bandwidth(const Arch& a) {
-  return a.dram_bytes_per_second() * (1.0 - double(a.dram_refresh_ns) / a.dram_refresh_interval_ns);
+  return a.dram.bytes_per_second() * (1.0 - double(a.dram.refresh_ns) / a.dram.refresh_interval_ns);
 }
 
 }  // namespace
@@ -52,7 +52,7 @@ TEST_CASE("DRAM: a long stream of sector reads takes bytes / bandwidth", "[memor
     // fixed-point ticks, refresh windows are whole).
     const double expected = bytes / sustained_read_bandwidth(arch) * cycles_per_second(arch);
     INFO(preset << ": " << last << " cycles, expected " << expected << " + latency");
-    CHECK(double(last) == Approx(expected + arch.dram_latency_min).epsilon(0.02));
+    CHECK(double(last) == Approx(expected + arch.dram.latency_min).epsilon(0.02));
     CHECK(dram.bytes_read() == bytes);
   }
 }
@@ -77,7 +77,7 @@ TEST_CASE("DRAM: a streaming kernel through access() runs at DRAM bandwidth", "[
   const double seconds = last / cycles_per_second(arch);
   const double tb_per_s = bytes / seconds / 1e12;
   std::printf("stream 64 MB through access(): %llu cycles = %.2f us, %.3f TB/s (peak %.3f)\n",
-              static_cast<unsigned long long>(last), seconds * 1e6, tb_per_s, arch.dram_bytes_per_second() / 1e12);
+              static_cast<unsigned long long>(last), seconds * 1e6, tb_per_s, arch.dram.bytes_per_second() / 1e12);
   CHECK(tb_per_s == Approx(sustained_read_bandwidth(arch) / 1e12).epsilon(0.05));
   CHECK(mem->counters().dram_read_bytes == bytes);
 }
@@ -95,13 +95,13 @@ TEST_CASE("DRAM: unloaded latency stays within the preset's range", "[memory][dr
       const std::uint64_t address = rng.between(0, (1ull << 34) - 1) & ~63ull;
       const sim::Cycle latency = dram.read(address, 64, now) - now;
       INFO(preset << " access " << i);
-      REQUIRE(latency >= arch.dram_latency_min);
-      REQUIRE(latency <= arch.dram_latency_max);
+      REQUIRE(latency >= arch.dram.latency_min);
+      REQUIRE(latency <= arch.dram.latency_max);
       sum += double(latency);
       now += 10000;  // unloaded: every bank idle again
     }
     // Random rows miss: the mean is the middle of the range, within 2%.
-    CHECK(sum / n == Approx((arch.dram_latency_min + arch.dram_latency_max) / 2.0).epsilon(0.02));
+    CHECK(sum / n == Approx((arch.dram.latency_min + arch.dram.latency_max) / 2.0).epsilon(0.02));
   }
 }
 
@@ -118,10 +118,10 @@ TEST_CASE("DRAM: a read of the row just opened waits for the bank's burst, not f
     const sim::Cycle first = dram.read(1 << 20, 32, 1000);
     const sim::Cycle second = dram.read((1 << 20) + 32, 32, 1000);
     INFO(preset << ": first " << first << ", second " << second << ", burst " << burst);
-    CHECK(first >= 1000 + arch.dram_latency_min);
-    CHECK(second <= 1000 + burst + 1 + arch.dram_latency_min);
+    CHECK(first >= 1000 + arch.dram.latency_min);
+    CHECK(second <= 1000 + burst + 1 + arch.dram.latency_min);
     const sim::Cycle row_cycle = static_cast<sim::Cycle>(memory::BankedDram::kRowCycleNs * 1e-9 * cycles_per_second(arch));
-    CHECK(second < 1000 + row_cycle + arch.dram_latency_min);
+    CHECK(second < 1000 + row_cycle + arch.dram.latency_min);
   }
 }
 
@@ -184,11 +184,11 @@ TEST_CASE("DRAM: refresh blocks a channel for tRFC every tREFI; writes pay their
   // Channel 0 refreshes at [k x tREFI, k x tREFI + tRFC): a read issued at the start of the
   // second window waits until it ends, then sees the unloaded latency of an open or closed row.
   memory::BankedDram dram(arch, 1);
-  const sim::Cycle window = static_cast<sim::Cycle>(arch.dram_refresh_interval_ns * cycles_per_ns);
-  const sim::Cycle blocked = static_cast<sim::Cycle>(arch.dram_refresh_ns * cycles_per_ns);
+  const sim::Cycle window = static_cast<sim::Cycle>(arch.dram.refresh_interval_ns * cycles_per_ns);
+  const sim::Cycle blocked = static_cast<sim::Cycle>(arch.dram.refresh_ns * cycles_per_ns);
   const sim::Cycle ready = dram.read(0, 64, window + 1);
-  CHECK(ready >= window + blocked + arch.dram_latency_min - 1);
-  CHECK(ready <= window + blocked + arch.dram_latency_max + 2);
+  CHECK(ready >= window + blocked + arch.dram.latency_min - 1);
+  CHECK(ready <= window + blocked + arch.dram.latency_max + 2);
 
   // Writes: burst plus 2 x turnaround / write_batch each, so a write stream takes longer than a
   // read stream of the same bytes by that share (1.53 ns bursts per 64 bytes on each of 80
@@ -200,7 +200,7 @@ TEST_CASE("DRAM: refresh blocks a channel for tRFC every tREFI; writes pay their
   for (std::uint64_t a = 0; a < bytes; a += 64) read_end = std::max(read_end, reads.read(a, 64, 0));
   for (std::uint64_t a = 0; a < bytes; a += 64) writes.write(a, 64, 0);
   const sim::Cycle write_end = writes.read(0, 64, 0);  // a read queued behind its channel's writes
-  const double burst_ns = 64.0 / (full.dram_bytes_per_second() / full.dram_channels) * 1e9;
-  const double share = 2.0 * full.dram_turnaround_ns / full.dram_write_batch;
+  const double burst_ns = 64.0 / (full.dram.bytes_per_second() / full.dram.channels) * 1e9;
+  const double share = 2.0 * full.dram.turnaround_ns / full.dram.write_batch;
   CHECK(double(write_end) / double(read_end) == Approx((burst_ns + share) / burst_ns).epsilon(0.03));
 }

@@ -66,7 +66,7 @@ TEST_CASE("L2 partitions: a far line is looked up near, forwarded, and leaves a 
   CHECK_FALSE(r.l2.has_copy(b, 0));
   CHECK(r.read(b, 300000, 0, far_hit) == 1);  // missed near, hit at home
   CHECK(far_hit - 300000 == r.arch.l2.hit_latency + r.arch.l2.far_latency);
-  CHECK(cold > r.arch.l2.far_latency + r.arch.dram_latency_min);
+  CHECK(cold > r.arch.l2.far_latency + r.arch.dram.latency_min);
 }
 
 TEST_CASE("L2 partitions: stores write through their side's copy and drop the other side's", "[memory][l2]") {

@@ -32,7 +32,7 @@ TEST_CASE("a unit pool issues lanes / 32 warp instructions a cycle and waits out
 }
 
 TEST_CASE("a unit pool at the largest lane count refills without overflow after a long sleep", "[models][units]") {
-  // 2^20 lanes (arch_params' limit) idle for 10^12 cycles: the refill is capped at one cycle's
+  // 2^20 lanes (units_spec.cpp's limit) idle for 10^12 cycles: the refill is capped at one cycle's
   // lanes, so the 32-bit credits hold exactly 32,768 warp instructions, not a wrapped count.
   UnitPool wide;
   wide.configure(1u << 20);

@@ -1,0 +1,47 @@
+#include "models/memory/dram_spec.hpp"
+
+#include "models/memory/dram_models.hpp"
+#include "sim/param_builders.hpp"
+#include "sim/spec_reader.hpp"
+
+namespace warpsim::models::memory {
+
+std::vector<sim::ParamSpec> DramSpec::params() {
+  using namespace sim::param;
+  return {
+      choice("dram.model", DramModels::names(), DramModels::summary()),
+      integer("dram.bus_width_bits", "bits", "memory bus width", 8, 65536),
+      integer("dram.data_rate_mtps", "MT/s", "transfers per second per pin", 1, 100000),
+      integer("dram.latency_min", "cycles", "DRAM access latency, unloaded, lowest (S2.7)", 1, 100000),
+      integer("dram.latency_max", "cycles", "DRAM access latency, unloaded, highest (S2.7)", 1, 100000),
+      integer("dram.channels", "channels", "independent DRAM channels", 1, 1024),
+      integer("dram.banks", "banks", "banks per channel", 1, 1024),
+      integer("dram.refresh_interval_ns", "ns", "tREFI: a channel refreshes once per this interval", 1, 1e9),
+      integer("dram.refresh_ns", "ns", "tRFC: how long a refresh blocks the channel", 0, 1e6),
+      integer("dram.turnaround_ns", "ns", "data-bus turnaround between writes and reads (tWTR + tRTW class)", 0, 1e6),
+      integer("dram.write_batch", "bursts", "writes the controller drains per read/write turnaround pair", 1, 1e6),
+  };
+}
+
+DramSpec DramSpec::from_config(const sim::Config& config) {
+  const sim::SpecReader read(config);
+  DramSpec s;
+  s.model = read.choice<DramModels>("dram.model");
+  s.bus_width_bits = read.u32("dram.bus_width_bits");
+  s.data_rate_mtps = read.u32("dram.data_rate_mtps");
+  s.latency_min = read.u32("dram.latency_min");
+  s.latency_max = read.u32("dram.latency_max");
+  s.channels = read.u32("dram.channels");
+  s.banks = read.u32("dram.banks");
+  s.refresh_interval_ns = read.u32("dram.refresh_interval_ns");
+  s.refresh_ns = read.u32("dram.refresh_ns");
+  s.turnaround_ns = read.u32("dram.turnaround_ns");
+  s.write_batch = read.u32("dram.write_batch");
+
+  read.require(s.latency_min <= s.latency_max, "dram.latency_min", {"dram.latency_max"}, "exceeds dram.latency_max");
+  read.require(s.refresh_ns < s.refresh_interval_ns, "dram.refresh_ns", {"dram.refresh_interval_ns"},
+               "must be shorter than dram.refresh_interval_ns");
+  return s;
+}
+
+}  // namespace warpsim::models::memory

@@ -1,0 +1,27 @@
+#pragma once
+// The [dram] part of a preset: which DRAM model runs (dram_models.hpp) and the numbers it runs on
+// (banked_dram.hpp): bandwidth, unloaded latency, channels and banks, refresh, write turnaround.
+#include <cstdint>
+#include <vector>
+
+#include "sim/config.hpp"
+
+namespace warpsim::models::memory {
+
+struct DramSpec {
+  static constexpr const char* kTitle = "DRAM";
+
+  std::uint32_t model = 0;  // its position in DramModels (dram_models.hpp)
+  std::uint32_t bus_width_bits = 0, data_rate_mtps = 0;
+  std::uint32_t latency_min = 0, latency_max = 0, channels = 0, banks = 0;
+  std::uint32_t refresh_interval_ns = 0, refresh_ns = 0, turnaround_ns = 0, write_batch = 1;
+
+  double bytes_per_second() const { return bus_width_bits / 8.0 * data_rate_mtps * 1e6; }
+
+  // Its keys, with type, unit, range and meaning (`warpsim arch show` lists them).
+  static std::vector<sim::ParamSpec> params();
+  // Reads them from a validated config and refuses timings that contradict each other.
+  static DramSpec from_config(const sim::Config& config);
+};
+
+}  // namespace warpsim::models::memory
