@@ -1,5 +1,5 @@
-// warpsim arch list | arch show ARCH: the presets and every parameter with unit and source;
-// arch derive DIR --from BASE: a preset from a GPU's calibration measurements.
+// warpsim arch list | arch show ARCH: the presets, and every parameter by component with unit and
+// source; arch derive DIR --from BASE: a preset from a GPU's calibration measurements.
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -97,12 +97,16 @@ int cmd_arch(const Args& args) {
   std::cout << a.preset << ": " << a.gpu.name << "\n\n";
   std::cout << std::left << std::setw(38) << "parameter" << std::setw(22) << "value" << std::setw(13) << "unit"
             << "source\n";
-  for (const auto& key : c.keys()) {
-    auto s = c.setting(key);
-    std::string source = s.source;
-    if (s.origin.rfind("--set", 0) == 0) source = "set on the command line (" + s.origin + ")";
-    std::cout << std::left << std::setw(38) << key << std::setw(22) << s.value << std::setw(13) << c.spec(key).unit
-              << source << '\n';
+  // By component, each under its spec's title, in the presets' order.
+  for (const auto& component : models::arch_components()) {
+    std::cout << '\n' << component.title << '\n';
+    for (const auto& spec : component.params) {
+      auto s = c.setting(spec.key);
+      std::string source = s.source;
+      if (s.origin.rfind("--set", 0) == 0) source = "set on the command line (" + s.origin + ")";
+      std::cout << std::left << std::setw(38) << spec.key << std::setw(22) << s.value << std::setw(13) << spec.unit
+                << source << '\n';
+    }
   }
   return kExitOk;
 }

@@ -8,12 +8,26 @@
 namespace warpsim::models {
 namespace fs = std::filesystem;
 
+namespace {
+template <class Spec>
+ArchComponent component() {
+  return {Spec::kTitle, Spec::params()};
+}
+}  // namespace
+
+const std::vector<ArchComponent>& arch_components() {
+  static const std::vector<ArchComponent> components = {
+      component<GpuSpec>(),        component<SmSpec>(),         component<UnitsSpec>(),
+      component<DispatchSpec>(),   component<memory::L1Spec>(), component<memory::L2Spec>(),
+      component<memory::DramSpec>()};
+  return components;
+}
+
 const std::vector<sim::ParamSpec>& arch_params() {
   static const std::vector<sim::ParamSpec> params = [] {
     std::vector<sim::ParamSpec> all;
-    for (const auto& part : {GpuSpec::params(), SmSpec::params(), UnitsSpec::params(), DispatchSpec::params(),
-                             memory::L1Spec::params(), memory::L2Spec::params(), memory::DramSpec::params()})
-      all.insert(all.end(), part.begin(), part.end());
+    for (const auto& component : arch_components())
+      all.insert(all.end(), component.params.begin(), component.params.end());
     return all;
   }();
   return params;

@@ -32,8 +32,14 @@ struct Arch {
   sim::Config config;
 };
 
-// Every preset key, with type, unit and description: the components' params() in the order
-// above, which is the presets' order.
+// One component's part of a preset: its spec's title and keys, as `warpsim arch show` lists them.
+struct ArchComponent {
+  std::string title;  // the spec's kTitle
+  std::vector<sim::ParamSpec> params;
+};
+// The components in the order above, which is the presets' order.
+const std::vector<ArchComponent>& arch_components();
+// Every preset key, with type, unit and description: the components' params() in that order.
 const std::vector<sim::ParamSpec>& arch_params();
 
 // Names of the presets found in the preset directory, sorted.

@@ -1,6 +1,7 @@
 // The warpsim executable: help, version, subcommand table, exit codes of CONTRACT.md.
 #include <catch2/catch.hpp>
 
+#include "models/arch.hpp"
 #include "tests/test_support.hpp"
 
 using warpsim::test::run_warpsim;
@@ -50,6 +51,13 @@ TEST_CASE("arch list and arch show", "[cli][arch]") {
   CHECK(show.out.find("l2.persist_max_bytes") != std::string::npos);
   CHECK(show.out.find("32768000") != std::string::npos);
   CHECK(show.out.find("bytes") != std::string::npos);
+  // By component: each spec's title heads its keys, in the presets' order.
+  std::size_t at = 0;
+  for (const auto& component : warpsim::models::arch_components()) {
+    INFO(component.title);
+    at = show.out.find("\n" + component.title + "\n" + component.params.front().key + " ", at);
+    CHECK(at != std::string::npos);
+  }
 
   auto set = run_warpsim("arch show kepler-k20x --set gpu.sms=20");
   CHECK(set.exit_code == 0);

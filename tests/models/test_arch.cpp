@@ -109,3 +109,18 @@ TEST_CASE("sm.scheduler_policy chooses from the issue-policy table, and refuses 
     CHECK(what.find("expected one of lrr, gto") != std::string::npos);
   }
 }
+
+TEST_CASE("the preset's keys are the components' keys, each declared by one component", "[models][arch]") {
+  std::vector<std::string> keys, titles;
+  for (const auto& component : arch_components()) {
+    INFO(component.title);
+    CHECK(!component.params.empty());
+    CHECK(std::find(titles.begin(), titles.end(), component.title) == titles.end());
+    titles.push_back(component.title);
+    for (const auto& spec : component.params) keys.push_back(spec.key);
+  }
+  std::vector<std::string> all;
+  for (const auto& spec : arch_params()) all.push_back(spec.key);
+  CHECK(keys == all);
+  CHECK(load_arch("hopper-h100").config.keys() == all);  // the presets' order
+}
