@@ -25,32 +25,32 @@ double Occupancy::fraction() const {
   return max_warps_per_sm ? static_cast<double>(warps_per_sm) / max_warps_per_sm : 0.0;
 }
 
-BlockFootprint block_footprint(const Arch& a, const BlockResources& b) {
+BlockFootprint block_footprint(const SmSpec& sm, const BlockResources& b) {
   BlockFootprint f;
   f.threads = b.threads;
   f.warps = (b.threads + 31) / 32;
-  std::uint64_t per_warp = round_up(std::uint64_t(b.registers_per_thread) * 32, a.sm.register_alloc_unit);
-  f.registers = static_cast<std::uint32_t>(round_up(f.warps, a.sm.register_block_warp_granularity) * per_warp);
-  std::uint64_t shared = b.shared_bytes + a.sm.shared_reserved_per_block;
-  f.shared_bytes = shared ? static_cast<std::uint32_t>(round_up(shared, a.sm.shared_alloc_unit)) : 0;
+  std::uint64_t per_warp = round_up(std::uint64_t(b.registers_per_thread) * 32, sm.register_alloc_unit);
+  f.registers = static_cast<std::uint32_t>(round_up(f.warps, sm.register_block_warp_granularity) * per_warp);
+  std::uint64_t shared = b.shared_bytes + sm.shared_reserved_per_block;
+  f.shared_bytes = shared ? static_cast<std::uint32_t>(round_up(shared, sm.shared_alloc_unit)) : 0;
   return f;
 }
 
-Occupancy compute_occupancy(const Arch& a, const BlockResources& b) {
+Occupancy compute_occupancy(const SmSpec& sm, const BlockResources& b, const std::string& preset) {
   auto fail = [&](const std::string& what) { throw sim::InputError("block", what); };
   if (b.threads == 0) fail("a block needs at least one thread");
-  if (b.threads > a.sm.max_threads_per_block)
-    fail(std::to_string(b.threads) + " threads per block exceeds " + a.preset + "'s limit of " +
-         std::to_string(a.sm.max_threads_per_block));
-  if (b.registers_per_thread > a.sm.max_registers_per_thread)
-    fail(std::to_string(b.registers_per_thread) + " registers per thread exceeds " + a.preset + "'s limit of " +
-         std::to_string(a.sm.max_registers_per_thread));
-  if (b.shared_bytes > a.sm.max_shared_per_block)
-    fail(std::to_string(b.shared_bytes) + " shared bytes per block exceeds " + a.preset + "'s limit of " +
-         std::to_string(a.sm.max_shared_per_block));
+  if (b.threads > sm.max_threads_per_block)
+    fail(std::to_string(b.threads) + " threads per block exceeds " + preset + "'s limit of " +
+         std::to_string(sm.max_threads_per_block));
+  if (b.registers_per_thread > sm.max_registers_per_thread)
+    fail(std::to_string(b.registers_per_thread) + " registers per thread exceeds " + preset + "'s limit of " +
+         std::to_string(sm.max_registers_per_thread));
+  if (b.shared_bytes > sm.max_shared_per_block)
+    fail(std::to_string(b.shared_bytes) + " shared bytes per block exceeds " + preset + "'s limit of " +
+         std::to_string(sm.max_shared_per_block));
 
   Occupancy occ;
-  occ.max_warps_per_sm = a.sm.max_warps;
+  occ.max_warps_per_sm = sm.max_warps;
   occ.warps_per_block = (b.threads + 31) / 32;  // S1.3: partial warps still take a whole warp
   constexpr std::uint64_t kUnlimited = std::numeric_limits<std::uint32_t>::max();
 
@@ -59,12 +59,12 @@ Occupancy compute_occupancy(const Arch& a, const BlockResources& b) {
     OccupancyLimit limit;
     std::uint64_t blocks;
   };
-  std::uint64_t by_threads = a.sm.max_threads / b.threads;
-  std::uint64_t by_warps = a.sm.max_warps / occ.warps_per_block;
-  std::uint64_t by_blocks = a.sm.max_blocks;
-  const BlockFootprint f = block_footprint(a, b);
-  std::uint64_t by_registers = f.registers ? a.sm.registers / f.registers : kUnlimited;
-  std::uint64_t by_shared = f.shared_bytes ? a.sm.shared_bytes / f.shared_bytes : kUnlimited;
+  std::uint64_t by_threads = sm.max_threads / b.threads;
+  std::uint64_t by_warps = sm.max_warps / occ.warps_per_block;
+  std::uint64_t by_blocks = sm.max_blocks;
+  const BlockFootprint f = block_footprint(sm, b);
+  std::uint64_t by_registers = f.registers ? sm.registers / f.registers : kUnlimited;
+  std::uint64_t by_shared = f.shared_bytes ? sm.shared_bytes / f.shared_bytes : kUnlimited;
 
   const Candidate candidates[] = {{OccupancyLimit::Blocks, by_blocks},
                                   {OccupancyLimit::Threads, by_threads},
@@ -75,7 +75,7 @@ Occupancy compute_occupancy(const Arch& a, const BlockResources& b) {
   for (const auto& c : candidates)
     if (c.blocks < best->blocks) best = &c;
   if (best->blocks == 0)
-    fail("one block needs more " + std::string(limit_name(best->limit)) + " than an SM of " + a.preset + " has");
+    fail("one block needs more " + std::string(limit_name(best->limit)) + " than an SM of " + preset + " has");
   occ.blocks_per_sm = static_cast<std::uint32_t>(best->blocks);
   occ.limit = best->limit;
   occ.warps_per_sm = occ.blocks_per_sm * occ.warps_per_block;

@@ -2,9 +2,10 @@
 // How many blocks of a kernel fit on one SM, and which resource stops the next one (S1.1), with
 // CUDA's allocation granularities as the CUDA Occupancy Calculator applies them.
 #include <cstdint>
+#include <string>
 #include <string_view>
 
-#include "models/arch.hpp"
+#include "models/core/sm_spec.hpp"
 
 namespace warpsim::models {
 
@@ -32,10 +33,10 @@ struct Occupancy {
 struct BlockFootprint {
   std::uint32_t threads = 0, warps = 0, registers = 0, shared_bytes = 0;
 };
-BlockFootprint block_footprint(const Arch& arch, const BlockResources& block);
+BlockFootprint block_footprint(const SmSpec& sm, const BlockResources& block);
 
 // Throws sim::InputError when one block cannot run at all (too many threads, registers or
-// shared bytes), naming the resource and the limit.
-Occupancy compute_occupancy(const Arch& arch, const BlockResources& block);
+// shared bytes), naming the resource, the limit and the preset (`preset`, Arch::preset).
+Occupancy compute_occupancy(const SmSpec& sm, const BlockResources& block, const std::string& preset);
 
 }  // namespace warpsim::models

@@ -21,8 +21,10 @@ double state_share(const GpuTotals& t, SchedulerState s, bool books) {
 LaunchShape launch_shape(const Arch& arch, const traces::KernelInfo& kernel, std::uint64_t start_cycles) {
   LaunchShape s;
   s.theoretical = compute_occupancy(
-      arch, BlockResources{static_cast<std::uint32_t>(kernel.threads_per_block()), kernel.registers_per_thread,
-                           kernel.shared_bytes_per_block});
+      arch.sm,
+      BlockResources{static_cast<std::uint32_t>(kernel.threads_per_block()), kernel.registers_per_thread,
+                     kernel.shared_bytes_per_block},
+      arch.preset);
   s.blocks = kernel.grid.count();
   s.start_cycles = start_cycles;
   return s;

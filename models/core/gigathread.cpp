@@ -8,12 +8,15 @@
 
 namespace warpsim::models {
 
-GigaThread::GigaThread(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch,
-                       std::vector<std::unique_ptr<Sm>>& sms)
+GigaThread::GigaThread(sim::Engine& engine, sim::ClockDomain clock, const DispatchSpec& spec, const SmSpec& sm,
+                       std::uint64_t core_clock_khz, std::string preset, std::vector<std::unique_ptr<Sm>>& sms)
     : sim::ClockedComponent(engine, clock, "gpu.gigathread"),
-      arch_(arch),
+      spec_(spec),
+      sm_(sm),
+      kernel_start_cycles_((spec.kernel_start_ns * core_clock_khz + 500'000) / 1'000'000),
+      preset_(std::move(preset)),
       sms_(sms),
-      retire_interval_fixed_(static_cast<std::uint64_t>(arch.dispatch.retire_interval_cycles * kFrac + 0.5)) {}
+      retire_interval_fixed_(static_cast<std::uint64_t>(spec.retire_interval_cycles * kFrac + 0.5)) {}
 
 std::uint32_t GigaThread::launch(std::unique_ptr<traces::KernelSource> source) {
   auto run = std::make_unique<KernelRun>();
@@ -23,16 +26,16 @@ std::uint32_t GigaThread::launch(std::unique_ptr<traces::KernelSource> source) {
   BlockResources resources{static_cast<std::uint32_t>(run->info.threads_per_block()),
                            run->info.registers_per_thread, run->info.shared_bytes_per_block};
   try {
-    compute_occupancy(arch_, resources);  // throws InputError if a block can never run
+    compute_occupancy(sm_, resources, preset_);  // throws InputError if a block can never run
   } catch (const sim::InputError& e) {
     if (run->info.origin.empty()) throw;
     throw sim::InputError(run->info.origin, e.what());
   }
-  run->footprint = block_footprint(arch_, resources);
+  run->footprint = block_footprint(sm_, resources);
   run->total_blocks = run->info.grid.count();
   run->start = now_cycle();
   run->end = run->start;
-  run->first_dispatch = run->start + (arch_.dispatch.kernel_start_ns * arch_.gpu.core_clock_khz + 500'000) / 1'000'000;
+  run->first_dispatch = run->start + kernel_start_cycles_;
   run->may_fit.assign((sms_.size() + 63) / 64, 0);
   for (std::uint32_t sm = 0; sm < sms_.size(); ++sm) run->may_fit[sm / 64] |= std::uint64_t{1} << (sm % 64);
   wake_at(run->first_dispatch);
@@ -67,7 +70,7 @@ bool GigaThread::tick(sim::Cycle now) {
       skip_untraced(k, now);
       if (k.next_block == k.total_blocks) continue;
     }
-    if (!k.first_wave_placed && arch_.dispatch.first_wave_block_interval_cycles > 0) {
+    if (!k.first_wave_placed && spec_.first_wave_block_interval_cycles > 0) {
       place_first_wave(slot, now);
       continue;
     }
@@ -79,11 +82,11 @@ bool GigaThread::tick(sim::Cycle now) {
         continue;
       }
       const std::uint64_t id = k.next_block++;
-      sms_[sm]->launch_block(slot, k.footprint, k.source->open_block(id), now + arch_.dispatch.block_start_latency_cycles, id);
+      sms_[sm]->launch_block(slot, k.footprint, k.source->open_block(id), now + spec_.block_start_latency_cycles, id);
       next_sm_ = (sm + 1) % sms_.size();
       engine().note_progress();
-      if (arch_.dispatch.block_interval_cycles > 1) {
-        wake_at(now + arch_.dispatch.block_interval_cycles);
+      if (spec_.block_interval_cycles > 1) {
+        wake_at(now + spec_.block_interval_cycles);
         return false;
       }
       return true;
@@ -103,7 +106,7 @@ void GigaThread::place_first_wave(std::uint32_t slot, sim::Cycle now) {
   // order of the first round.
   std::vector<std::uint64_t> reached(n, 0);
   for (std::uint32_t i = 0; i < n; ++i)
-    reached[(next_sm_ + i) % n] = std::uint64_t{i} * arch_.dispatch.first_wave_sm_interval_cycles;
+    reached[(next_sm_ + i) % n] = std::uint64_t{i} * spec_.first_wave_sm_interval_cycles;
   // Rounds over the SMs, from the one after the last block's, one block an SM a round.
   for (bool any = true; any && k.next_block < k.total_blocks;) {
     any = false;
@@ -116,8 +119,8 @@ void GigaThread::place_first_wave(std::uint32_t slot, sim::Cycle now) {
         continue;
       }
       const std::uint64_t id = k.next_block++;
-      const sim::Cycle start = now + arch_.dispatch.block_start_latency_cycles + reached[sm] +
-                               std::uint64_t{placed[sm]++} * arch_.dispatch.first_wave_block_interval_cycles;
+      const sim::Cycle start = now + spec_.block_start_latency_cycles + reached[sm] +
+                               std::uint64_t{placed[sm]++} * spec_.first_wave_block_interval_cycles;
       sms_[sm]->launch_block(slot, k.footprint, k.source->open_block(id), start, id);
       next_sm_ = (sm + 1) % n;
       any = true;

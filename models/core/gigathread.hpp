@@ -16,9 +16,11 @@
 // start within ~600 cycles in the first wave, each later wave takes ~4,600).
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
-#include "models/arch.hpp"
+#include "models/core/dispatch_spec.hpp"
+#include "models/core/sm_spec.hpp"
 #include "models/core/sm.hpp"
 #include "models/occupancy.hpp"
 #include "sim/clocked_component.hpp"
@@ -55,7 +57,10 @@ class RetireObserver {
 
 class GigaThread final : public sim::ClockedComponent, public BlockRetireListener {
  public:
-  GigaThread(sim::Engine& engine, sim::ClockDomain clock, const Arch& arch, std::vector<std::unique_ptr<Sm>>& sms);
+  // Built from its own spec and the SMs' (`spec`, `sm`: what a block takes, which outlive it);
+  // `core_clock_khz` counts the kernel's start time in cycles, `preset` names the GPU in messages.
+  GigaThread(sim::Engine& engine, sim::ClockDomain clock, const DispatchSpec& spec, const SmSpec& sm,
+             std::uint64_t core_clock_khz, std::string preset, std::vector<std::unique_ptr<Sm>>& sms);
 
   // Starts a kernel now; returns its slot. Throws InputError if one block cannot fit an SM.
   std::uint32_t launch(std::unique_ptr<traces::KernelSource> source);
@@ -87,7 +92,10 @@ class GigaThread final : public sim::ClockedComponent, public BlockRetireListene
   // The first SM at or after `from` in round-robin order whose bit is set, or sms_.size().
   std::uint32_t next_candidate(const std::vector<std::uint64_t>& bits, std::uint32_t from) const;
 
-  const Arch& arch_;
+  const DispatchSpec& spec_;
+  const SmSpec& sm_;
+  const sim::Cycle kernel_start_cycles_;  // dispatch.kernel_start_ns in core cycles
+  const std::string preset_;
   std::vector<std::unique_ptr<Sm>>& sms_;
   std::vector<std::unique_ptr<KernelRun>> kernels_;
   // Blocks the SMs reported retired and have not been given back yet (on_block_retired).

@@ -25,7 +25,8 @@ Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool
       logs_(arch.gpu.sms),
       sm_ticks_(engine_, clock_, lockstep ? 1 : longest_window(arch, memory), this) {
   // The GigaThread engine holds a reference to the SM list, filled right after.
-  gigathread_ = std::make_unique<GigaThread>(engine_, clock_, arch, sms_);
+  gigathread_ = std::make_unique<GigaThread>(engine_, clock_, arch.dispatch, arch.sm, arch.gpu.core_clock_khz,
+                                             arch.preset, sms_);
   const bool at_once = threads > 1 && arch.gpu.sms > 1;
   if (at_once) {
     workers_ = std::make_unique<sim::WindowWorkers>(threads);
@@ -34,7 +35,8 @@ Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool
   }
   for (std::uint32_t i = 0; i < arch.gpu.sms; ++i) {
     BlockRetireListener& retires = at_once ? static_cast<BlockRetireListener&>(side_[i]) : *gigathread_;
-    sms_.push_back(std::make_unique<Sm>(engine_, sm_ticks_, clock_, arch, i, memory, logs_[i], retires, stats));
+    sms_.push_back(std::make_unique<Sm>(engine_, sm_ticks_, clock_, arch.sm, arch.units, arch.dispatch, i, memory,
+                                        logs_[i], retires, stats));
   }
   if (at_once) sm_ticks_.tick_at_once(arch.gpu.sms, workers_.get());
   // At a clock edge the SMs tick first, then the GigaThread engine: it sees the blocks retired at

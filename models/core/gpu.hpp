@@ -73,7 +73,9 @@ class LaunchObserver {
 
 class Gpu final : public sim::WindowListener {
  public:
-  // The memory system is given from outside so unit tests can pass a fixed-latency stand-in.
+  // The whole GPU, so it takes the whole Arch: it builds each component from that component's
+  // spec (arch.hpp). The memory system is given from outside so unit tests can pass a
+  // fixed-latency stand-in.
   // `lockstep`: every SM ticks cycle by cycle instead of in windows; slower, same results.
   // `threads`: host threads that tick the SMs of a window (1: this one alone, no thread pool).
   Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool lockstep = false, int threads = 1);

@@ -63,7 +63,7 @@ void Sm::set_state(std::uint32_t s, SchedulerState state, sim::Cycle now) {
   } else {
     unit.consume(1);
     ++counters_.pipe_slots[static_cast<int>(in.unit)];
-    w.scoreboard.write(in, now + arch_.units.latency[static_cast<int>(in.unit)], false);
+    w.scoreboard.write(in, now + units_.latency[static_cast<int>(in.unit)], false);
   }
   if (in.control == traces::Control::Barrier) {
     sched_[scheduler].at_barrier |= std::uint64_t{1} << index;
@@ -139,7 +139,7 @@ Sm::IssueDue Sm::issue_due_for(std::uint32_t policy) {
 
 template <IssuePolicy Policy>
 bool Sm::issue_due(std::uint32_t order, std::uint32_t first, sim::Cycle now) {
-  const std::uint32_t n = arch_.sm.schedulers;
+  const std::uint32_t n = spec_.schedulers;
   bool issued = false;
   for (std::uint32_t bits = order; bits != 0; bits &= bits - 1) {
     const std::uint32_t s = first + static_cast<std::uint32_t>(__builtin_ctz(bits));
@@ -192,8 +192,8 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   const bool first_is_control = w.front().control != traces::Control::None;
   issue(w, s, chosen, now);
   ++counters_.issue_events;
-  if (arch_.sm.dispatch_per_scheduler > 1 && !first_is_control && (m.active >> chosen & 1u) &&
-      !(arch_.sm.fp64_blocks_dual_issue && (first_is_fp64 || (w.count > 0 && w.front().unit == traces::Unit::Fp64))) &&
+  if (spec_.dispatch_per_scheduler > 1 && !first_is_control && (m.active >> chosen & 1u) &&
+      !(spec_.fp64_blocks_dual_issue && (first_is_fp64 || (w.count > 0 && w.front().unit == traces::Unit::Fp64))) &&
       try_dual_issue(w, s, chosen, now)) {
     issue(w, s, chosen, now);
     ++counters_.dual_issues;
@@ -284,7 +284,7 @@ void Sm::settle(sim::Cycle window_end) {
   }
   closed_undecided_.clear();
   sim::Cycle next = kNever;
-  for (std::uint32_t s = 0; s < arch_.sm.schedulers; ++s) {
+  for (std::uint32_t s = 0; s < spec_.schedulers; ++s) {
     const Undecided& u = undecided_[s];
     Scheduler& m = sched_[s];
     if (m.undecided) {
@@ -311,7 +311,7 @@ void Sm::prefetch() const {
   // usually left the host's caches since its last window.
   const sim::Cycle end = ticks_.window_end();
   const Stamp last = stamps_.of(end - 1);
-  for (std::uint32_t s = 0; s < arch_.sm.schedulers; ++s) {
+  for (std::uint32_t s = 0; s < spec_.schedulers; ++s) {
     for (std::uint32_t i = 0; i < per_scheduler_; ++i) {
       if (ready_at_[slot_of(s, i)] > last) continue;
       const Warp& w = warps_[slot_of(s, i)];
@@ -325,7 +325,7 @@ void Sm::prefetch() const {
   }
   // What every scheduler's look reads besides its warps: its state, the head units and the unit
   // pools.
-  for (std::uint32_t s = 0; s < arch_.sm.schedulers; ++s) __builtin_prefetch(&sched_[s]);
+  for (std::uint32_t s = 0; s < spec_.schedulers; ++s) __builtin_prefetch(&sched_[s]);
   __builtin_prefetch(head_unit_.data());
   const char* pools = reinterpret_cast<const char*>(pools_.data());
   for (std::size_t offset = 0; offset < pools_.size() * sizeof(UnitPool); offset += 64)
@@ -364,7 +364,7 @@ bool Sm::tick(sim::Cycle now) {
   // issue only ever moves another's next look to now + 1 or later (a barrier release, recheck).
   // Every preset's count is a power of two, so the rotation's start needs no 64-bit division.
   bool issued = false;
-  const std::uint32_t n = arch_.sm.schedulers;
+  const std::uint32_t n = spec_.schedulers;
   std::uint32_t due = 0;
   for (std::uint32_t s = 0; s < n; ++s) due |= static_cast<std::uint32_t>(sched_[s].recheck_at <= now) << s;
   if (due != 0) {

@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "models/arch.hpp"
+#include "models/core/dispatch_spec.hpp"
+#include "models/core/sm_spec.hpp"
+#include "models/core/units_spec.hpp"
 #include "models/core/access_log.hpp"
 #include "models/core/issue_policies.hpp"
 #include "models/core/stall_reason.hpp"
@@ -71,13 +73,16 @@ struct SmLaunchCounts {
 
 class Sm final : public sim::ClockedComponent {
  public:
-  static constexpr std::uint32_t kMaxSchedulers = 16;  // sm.schedulers' limit (sm_spec.cpp)
+  static constexpr std::uint32_t kMaxSchedulers = SmSpec::kMaxSchedulers;
 
   // The SMs of a GPU tick through one group (`ticks`), each through a whole window of it before
   // the next (sim/tick_group.hpp); accesses to the memory system's shared state wait in `log`
   // until the window closes (access_log.hpp), and come back through answer() and settle().
-  Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const Arch& arch, std::uint32_t id,
-     MemorySystem& memory, AccessLog& log, BlockRetireListener& listener, sim::StatsRegistry& stats);
+  // Built from its own spec and its units' (`spec`, `units`, which outlive it), and the SM's side
+  // of dispatch (`dispatch`: a block's warps' start interval, its retirement).
+  Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const SmSpec& spec, const UnitsSpec& units,
+     const DispatchSpec& dispatch, std::uint32_t id, MemorySystem& memory, AccessLog& log,
+     BlockRetireListener& listener, sim::StatsRegistry& stats);
 
   bool fits(const BlockFootprint& block) const;
   // Gives a retired block's resources back (BlockRetireListener).
@@ -240,9 +245,11 @@ class Sm final : public sim::ClockedComponent {
     return c;
   }
   UnitPool& pool(std::uint32_t scheduler, traces::Unit unit) { return pools_of(scheduler)[static_cast<int>(unit)]; }
-  UnitPool* pools_of(std::uint32_t scheduler) { return &pools_[(arch_.sm.units_per_scheduler ? scheduler : 0) * traces::kUnitCount]; }
+  UnitPool* pools_of(std::uint32_t scheduler) { return &pools_[(spec_.units_per_scheduler ? scheduler : 0) * traces::kUnitCount]; }
 
-  const Arch& arch_;
+  const SmSpec& spec_;
+  const UnitsSpec& units_;
+  const DispatchSpec& dispatch_;
   const std::uint32_t id_;
   MemorySystem& memory_;
   AccessLog& log_;

@@ -20,9 +20,9 @@ void Sm::release_block(std::uint32_t b) {
 }
 
 bool Sm::fits(const BlockFootprint& f) const {
-  return used_blocks_ + 1 <= arch_.sm.max_blocks && used_threads_ + f.threads <= arch_.sm.max_threads &&
-         used_warps_ + f.warps <= arch_.sm.max_warps && used_registers_ + f.registers <= arch_.sm.registers &&
-         used_shared_ + f.shared_bytes <= arch_.sm.shared_bytes;
+  return used_blocks_ + 1 <= spec_.max_blocks && used_threads_ + f.threads <= spec_.max_threads &&
+         used_warps_ + f.warps <= spec_.max_warps && used_registers_ + f.registers <= spec_.registers &&
+         used_shared_ + f.shared_bytes <= spec_.shared_bytes;
 }
 
 void Sm::launch_block(std::uint32_t kernel_slot, const BlockFootprint& f,
@@ -65,7 +65,7 @@ void Sm::arrive(std::uint32_t b, sim::Cycle now) {
     for (std::size_t k = 0; k < streams.size(); ++k) {
       const std::uint32_t slot = free_slot(active, from);
       active[slot / width_] |= std::uint64_t{1} << (slot % width_);
-      from = (from + 1) % arch_.sm.schedulers;
+      from = (from + 1) % spec_.schedulers;
       __builtin_prefetch(&warps_[slot].stream);
       __builtin_prefetch(&warps_[slot].scoreboard);
     }
@@ -74,7 +74,7 @@ void Sm::arrive(std::uint32_t b, sim::Cycle now) {
   for (auto& stream : streams) {
     const std::uint32_t slot = free_slot(active_masks(), next_scheduler_);
     const std::uint32_t s = slot / width_, i = slot % width_;
-    next_scheduler_ = (next_scheduler_ + 1) % arch_.sm.schedulers;
+    next_scheduler_ = (next_scheduler_ + 1) % spec_.schedulers;
     warps_.prepare(slot);
     Warp& w = warps_[slot];
     w.stream.hold(std::move(stream));
@@ -82,7 +82,7 @@ void Sm::arrive(std::uint32_t b, sim::Cycle now) {
     w.count = 0;
     w.stream_done = false;
     // Warps of a block start one after another (dispatch.csv: a 32-warp block costs ~600 cycles).
-    const sim::Cycle ready = start + std::uint64_t(arch_.dispatch.warp_launch_interval_cycles) * launched++;
+    const sim::Cycle ready = start + std::uint64_t(dispatch_.warp_launch_interval_cycles) * launched++;
     w.scoreboard.reset(ready);
     w.started = ready;
     w.block_slot = b;
@@ -99,7 +99,7 @@ void Sm::arrive(std::uint32_t b, sim::Cycle now) {
     else
       head_unit_[slot] = w.front().unit;
   }
-  for (std::uint32_t s = 0; s < arch_.sm.schedulers; ++s)
+  for (std::uint32_t s = 0; s < spec_.schedulers; ++s)
     if (sched_[s].state == SchedulerState::Idle) set_state(s, SchedulerState::NoEligible, now);
   if (block.warps_finished == block.warps_total) block_exited(b, now);
 }
@@ -108,13 +108,13 @@ void Sm::block_exited(std::uint32_t b, sim::Cycle now) {
   // The SM reports a block done block_retire_cycles after its last warp exits, and not before its
   // memory operations have completed (Sm::tick): turnaround_blocks.csv.xz.
   Block& block = blocks_[b];
-  block.last_memory_ready = std::max(block.last_memory_ready, now + arch_.dispatch.block_retire_cycles);
+  block.last_memory_ready = std::max(block.last_memory_ready, now + dispatch_.block_retire_cycles);
   retire_queue_.push_back(b);
 }
 
 Sm::ActiveMasks Sm::active_masks() const {
   ActiveMasks active{};
-  for (std::uint32_t s = 0; s < arch_.sm.schedulers; ++s) active[s] = sched_[s].active;
+  for (std::uint32_t s = 0; s < spec_.schedulers; ++s) active[s] = sched_[s].active;
   return active;
 }
 
@@ -122,8 +122,8 @@ std::uint32_t Sm::free_slot(const ActiveMasks& active, std::uint32_t from) const
   // Spread a block's warps over the schedulers, as consecutive warp ids are (S1.4): the first
   // free index of the first scheduler, from `from` on in turn, that has one.
   const std::uint64_t indices = per_scheduler_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << per_scheduler_) - 1;
-  for (std::uint32_t tries = 0; tries < arch_.sm.schedulers; ++tries) {
-    const std::uint32_t s = (from + tries) % arch_.sm.schedulers;
+  for (std::uint32_t tries = 0; tries < spec_.schedulers; ++tries) {
+    const std::uint32_t s = (from + tries) % spec_.schedulers;
     const std::uint64_t free = ~active[s] & indices;  // indices: every warp index
     if (free != 0) return slot_of(s, static_cast<std::uint32_t>(__builtin_ctzll(free)));
   }
@@ -158,7 +158,7 @@ void Sm::release_barrier_if_complete(Block& block, sim::Cycle now) {
   if (block.warps_at_barrier == 0 || block.warps_at_barrier < block.warps_total - block.warps_finished) return;
   block.warps_at_barrier = 0;
   const std::uint32_t b = static_cast<std::uint32_t>(&block - blocks_.data());
-  for (std::uint32_t s = 0; s < arch_.sm.schedulers; ++s) {
+  for (std::uint32_t s = 0; s < spec_.schedulers; ++s) {
     Scheduler& m = sched_[s];
     for (std::uint64_t waiting = m.active & m.at_barrier; waiting != 0; waiting &= waiting - 1) {
       const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctzll(waiting));

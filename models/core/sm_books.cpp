@@ -4,45 +4,42 @@
 #include <sstream>
 
 #include "models/core/sm.hpp"
-#include "sim/errors.hpp"
 
 namespace warpsim::models {
 namespace {
 constexpr int kUnits = traces::kUnitCount;
 }  // namespace
 
-Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const Arch& arch, std::uint32_t id,
-       MemorySystem& memory, AccessLog& log, BlockRetireListener& listener, sim::StatsRegistry& stats)
+Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const SmSpec& spec, const UnitsSpec& units,
+       const DispatchSpec& dispatch, std::uint32_t id, MemorySystem& memory, AccessLog& log,
+       BlockRetireListener& listener, sim::StatsRegistry& stats)
     : sim::ClockedComponent(engine, ticks, clock, "gpu.sm" + std::to_string(id)),
-      arch_(arch),
+      spec_(spec),
+      units_(units),
+      dispatch_(dispatch),
       id_(id),
       memory_(memory),
       log_(log),
       ticks_(ticks),
       listener_(listener),
-      buffer_depth_(arch.sm.dispatch_per_scheduler > 1 ? 2 : 1),
-      issue_due_(issue_due_for(arch.sm.scheduler_policy)),
-      per_scheduler_((arch.sm.max_warps + arch.sm.schedulers - 1) / arch.sm.schedulers),
+      buffer_depth_(spec.dispatch_per_scheduler > 1 ? 2 : 1),
+      issue_due_(issue_due_for(spec.scheduler_policy)),
+      per_scheduler_((spec.max_warps + spec.schedulers - 1) / spec.schedulers),
       width_((per_scheduler_ + 3) / 4 * 4),
-      warps_(std::size_t(width_) * arch.sm.schedulers),
-      sched_(arch.sm.schedulers),
-      ready_at_(std::size_t(width_) * arch.sm.schedulers, kNeverStamp),
+      warps_(std::size_t(width_) * spec.schedulers),
+      sched_(spec.schedulers),
+      ready_at_(std::size_t(width_) * spec.schedulers, kNeverStamp),
       barrier_ready_at_(ready_at_.size(), kNeverStamp),
       head_unit_(ready_at_.size(), traces::Unit::Int),
       age_(ready_at_.size()),
-      blocks_(arch.sm.max_blocks),
-      undecided_(arch.sm.schedulers) {
-  if (arch.sm.schedulers > kMaxSchedulers)
-    throw sim::InputError(arch.config.setting("sm.schedulers").origin,
-                          "at most " + std::to_string(kMaxSchedulers) + " schedulers per SM are supported");
-  if (per_scheduler_ > 64)
-    throw sim::InputError(arch.config.setting("sm.max_warps").origin,
-                          "at most 64 warps per scheduler are supported (sm.max_warps / sm.schedulers)");
+      blocks_(spec.max_blocks),
+      undecided_(spec.schedulers) {
+  // SmSpec refused more schedulers, or more warps per scheduler, than the SM is built for.
   // S2.5: unit limits are SM-wide (Kepler) or per sub-partition (Hopper: each owns a quarter).
-  const std::uint32_t groups = arch.sm.units_per_scheduler ? arch.sm.schedulers : 1;
+  const std::uint32_t groups = spec.units_per_scheduler ? spec.schedulers : 1;
   pools_.resize(std::size_t(groups) * kUnits);
   for (std::uint32_t g = 0; g < groups; ++g)
-    for (int u = 0; u < kUnits; ++u) pools_[g * kUnits + u].configure(std::max(1u, arch.units.lanes[u] / groups));
+    for (int u = 0; u < kUnits; ++u) pools_[g * kUnits + u].configure(std::max(1u, units.lanes[u] / groups));
 
   const std::string p = path() + ".";
   stats.add(p + "warp_instructions", counters_.instructions, "instructions", "warp instructions issued");
@@ -62,19 +59,19 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
 
 void Sm::finish(sim::Cycle end) {
   change_resident_warps(0, end);
-  for (std::uint32_t s = 0; s < arch_.sm.schedulers; ++s)
+  for (std::uint32_t s = 0; s < spec_.schedulers; ++s)
     for (std::uint64_t active = sched_[s].active; active != 0; active &= active - 1) {
       const Warp& w = warps_[slot_of(s, static_cast<std::uint32_t>(__builtin_ctzll(active)))];
       charge(w.kernel_slot);
       if (end > w.started) counters_.warp_cycles += end - w.started;
     }
   counters_.warp_cycles += exited_warp_cycles(end);
-  for (std::uint32_t s = 0; s < arch_.sm.schedulers; ++s) set_state(s, sched_[s].state, end);
+  for (std::uint32_t s = 0; s < spec_.schedulers; ++s) set_state(s, sched_[s].state, end);
 }
 
 std::uint64_t Sm::live_warp_cycles(sim::Cycle at) const {
   std::uint64_t cycles = 0;
-  for (std::uint32_t s = 0; s < arch_.sm.schedulers; ++s)
+  for (std::uint32_t s = 0; s < spec_.schedulers; ++s)
     for (std::uint64_t active = sched_[s].active; active != 0; active &= active - 1) {
       const Warp& w = warps_[slot_of(s, static_cast<std::uint32_t>(__builtin_ctzll(active)))];
       if (at > w.started) cycles += at - w.started;
@@ -94,7 +91,7 @@ void Sm::close_books(sim::Cycle at) {
   change_resident_warps(0, at);
   // A scheduler whose state waits for a window's answers (Undecided) keeps its cycles until
   // settle() decides them; between launches none does.
-  for (std::uint32_t s = 0; s < arch_.sm.schedulers; ++s)
+  for (std::uint32_t s = 0; s < spec_.schedulers; ++s)
     if (!sched_[s].undecided) set_state(s, sched_[s].state, at);
 }
 

@@ -1,6 +1,9 @@
 #include "models/core/sm_spec.hpp"
 
+#include <string>
+
 #include "models/core/issue_policies.hpp"
+#include "sim/errors.hpp"
 #include "sim/param_builders.hpp"
 #include "sim/spec_reader.hpp"
 
@@ -22,7 +25,7 @@ std::vector<sim::ParamSpec> SmSpec::params() {
       integer("sm.max_shared_per_block", "bytes", "largest shared allocation of one block", 0),
       integer("sm.shared_alloc_unit", "bytes", "shared memory is allocated per block in multiples of this", 1),
       integer("sm.shared_reserved_per_block", "bytes", "shared memory the system reserves per block (cc >= 8.0)", 0),
-      integer("sm.schedulers", "schedulers", "warp schedulers per SM (S1.4)", 1, 16),
+      integer("sm.schedulers", "schedulers", "warp schedulers per SM (S1.4)", 1, kMaxSchedulers),
       integer("sm.dispatch_per_scheduler", "instructions", "dispatch units per scheduler: 2 allows dual issue (S2.3)", 1, 2),
       integer("sm.max_warps_per_scheduler", "warps", "warps one scheduler holds (S1.4)", 1),
       choice("sm.scheduler_policy", IssuePolicies::names(), IssuePolicies::summary()),
@@ -57,6 +60,11 @@ SmSpec SmSpec::from_config(const sim::Config& config) {
                "fewer warps than sm.max_threads needs");
   read.require(s.schedulers * s.max_warps_per_scheduler >= s.max_warps, "sm.max_warps_per_scheduler",
                {"sm.schedulers", "sm.max_warps"}, "schedulers cannot hold sm.max_warps");
+  // The range of sm.schedulers keeps it within kMaxSchedulers; the warps each one holds:
+  if ((s.max_warps + s.schedulers - 1) / s.schedulers > kMaxWarpsPerScheduler)
+    throw sim::InputError(config.setting("sm.max_warps").origin,
+                          "at most " + std::to_string(kMaxWarpsPerScheduler) +
+                              " warps per scheduler are supported (sm.max_warps / sm.schedulers)");
   return s;
 }
 

@@ -11,6 +11,10 @@ namespace warpsim::models {
 
 struct SmSpec {
   static constexpr const char* kTitle = "SM: residency limits and warp schedulers";
+  // What the SM model is built for (sm.hpp): a scheduler's warps are bits of one 64-bit mask, and
+  // the SM keeps one such mask per scheduler in a fixed array.
+  static constexpr std::uint32_t kMaxSchedulers = 16;
+  static constexpr std::uint32_t kMaxWarpsPerScheduler = 64;
 
   // Residency limits per SM (S1.1) and CUDA's allocation granularities.
   std::uint32_t max_threads = 0, max_warps = 0, max_blocks = 0;
@@ -28,7 +32,8 @@ struct SmSpec {
 
   // Its keys, with type, unit, range and meaning (`warpsim arch show` lists them).
   static std::vector<sim::ParamSpec> params();
-  // Reads them from a validated config and refuses limits that contradict each other.
+  // Reads them from a validated config and refuses limits that contradict each other or that the
+  // SM model does not support.
   static SmSpec from_config(const sim::Config& config);
 };
 

@@ -76,8 +76,10 @@ void Sampler::launched(std::uint32_t slot) {
   if (skip_repeat(slot, now)) return;
 
   const Occupancy occ = compute_occupancy(
-      arch_, {static_cast<std::uint32_t>(k.info.threads_per_block()), k.info.registers_per_thread,
-              k.info.shared_bytes_per_block});
+      arch_.sm,
+      {static_cast<std::uint32_t>(k.info.threads_per_block()), k.info.registers_per_thread,
+       k.info.shared_bytes_per_block},
+      arch_.preset);
   l.wave = std::uint64_t{occ.blocks_per_sm} * arch_.gpu.sms;
   // The least a launch needs: the warm-up, the steady windows after it, the wave in flight and
   // the tail, which must leave min_skip_share of it to skip.

@@ -35,6 +35,11 @@ TEST_CASE("SmSpec refuses residency limits that contradict each other", "[models
   REQUIRE_THROWS_WITH(SmSpec::from_config(hopper_config({"sm.max_warps_per_scheduler=8"})),
                       Catch::Equals("--set sm.max_warps_per_scheduler: sm.max_warps_per_scheduler: schedulers cannot "
                                     "hold sm.max_warps"));
+  // What the SM model supports is the spec's to refuse too, before any SM is built.
+  REQUIRE_THROWS_WITH(SmSpec::from_config(hopper_config({"sm.max_warps=512", "sm.max_warps_per_scheduler=128"})),
+                      Catch::Equals("--set sm.max_warps: at most 64 warps per scheduler are supported "
+                                    "(sm.max_warps / sm.schedulers)"));
+  REQUIRE_THROWS_WITH(hopper_config({"sm.schedulers=17"}), Catch::Contains("must be in [1, 16]"));
 }
 
 TEST_CASE("UnitsSpec reads lanes and latencies by unit, LdSt's latency being latency.shared", "[models][arch][specs]") {

@@ -44,7 +44,7 @@ TEST_CASE("occupancy table", "[models][occupancy]") {
   for (const auto& r : rows) {
     INFO(r.arch << " threads=" << r.threads << " regs=" << r.regs << " shared=" << r.shared << ": " << r.why);
     Arch a = load_arch(r.arch);
-    Occupancy o = compute_occupancy(a, BlockResources{r.threads, r.regs, r.shared});
+    Occupancy o = compute_occupancy(a.sm, BlockResources{r.threads, r.regs, r.shared}, a.preset);
     CHECK(o.blocks_per_sm == r.blocks);
     CHECK(o.warps_per_sm == r.warps);
     CHECK(limit_name(o.limit) == limit_name(r.limit));
@@ -54,13 +54,16 @@ TEST_CASE("occupancy table", "[models][occupancy]") {
 TEST_CASE("blocks that cannot run at all are input errors naming the resource", "[models][occupancy]") {
   Arch fermi = load_arch("fermi-m2070");
   Arch hopper = load_arch("hopper-h100");
-  REQUIRE_THROWS_WITH(compute_occupancy(hopper, {1025, 32, 0}), Catch::Contains("1025 threads per block exceeds"));
-  REQUIRE_THROWS_WITH(compute_occupancy(fermi, {128, 64, 0}), Catch::Contains("64 registers per thread exceeds"));
-  REQUIRE_THROWS_WITH(compute_occupancy(hopper, {128, 32, 232449}), Catch::Contains("shared bytes per block exceeds"));
-  REQUIRE_THROWS_AS(compute_occupancy(hopper, {0, 32, 0}), warpsim::sim::InputError);
+  REQUIRE_THROWS_WITH(compute_occupancy(hopper.sm, {1025, 32, 0}, hopper.preset),
+                      Catch::Contains("1025 threads per block exceeds hopper-h100's limit of 1024"));
+  REQUIRE_THROWS_WITH(compute_occupancy(fermi.sm, {128, 64, 0}, fermi.preset),
+                      Catch::Contains("64 registers per thread exceeds"));
+  REQUIRE_THROWS_WITH(compute_occupancy(hopper.sm, {128, 32, 232449}, hopper.preset),
+                      Catch::Contains("shared bytes per block exceeds"));
+  REQUIRE_THROWS_AS(compute_occupancy(hopper.sm, {0, 32, 0}, hopper.preset), warpsim::sim::InputError);
 }
 
 TEST_CASE("achieved fraction is resident warps over the SM maximum", "[models][occupancy]") {
-  Occupancy o = compute_occupancy(load_arch("fermi-m2070"), {128, 20, 0});
+  Occupancy o = compute_occupancy(load_arch("fermi-m2070").sm, {128, 20, 0}, "fermi-m2070");
   REQUIRE(o.fraction() == Approx(32.0 / 48.0));
 }
