@@ -19,7 +19,7 @@ namespace {
 double bench(const std::string& preset, traces::CacheOp cache, std::uint64_t warps, std::uint64_t& checksum) {
   const Arch arch = load_arch(preset);
   sim::StatsRegistry stats;
-  auto mem = make_memory_system(arch, stats, 1);
+  auto mem = make_memory_system(memory_system_specs(arch), stats, 1);
   mem->begin_kernel(0, traces::KernelInfo{});
   traces::Instruction inst;
   inst.unit = traces::Unit::LdSt;

@@ -33,6 +33,10 @@ const std::vector<sim::ParamSpec>& arch_params() {
   return params;
 }
 
+MemorySystemSpecs memory_system_specs(const Arch& arch) {
+  return {arch.l1, arch.l2, arch.dram, arch.gpu.sms, arch.gpu.core_clock_khz, arch.units.shared_latency};
+}
+
 fs::path preset_dir() { return sim::data_dir("WARPSIM_PRESET_DIR", "presets", WARPSIM_PRESET_DIR); }
 
 std::vector<std::string> preset_names() {

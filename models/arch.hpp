@@ -4,6 +4,10 @@
 // type, unit, range and meaning (params()) and reads and checks them (from_config()); a preset
 // file (models/presets/*.ini) gives every key a value and its source. `warpsim arch show` lists
 // them by component, and an unknown key in a preset or --set is an error.
+//
+// Each component is built from its own spec, and what it needs of the others is handed to it as
+// such (the SM count, the core clock); only the assemblies of the whole GPU (Gpu, the memory
+// system's specs below, the sampler, a run's bound and metrics) read the Arch.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -15,6 +19,7 @@
 #include "models/memory/dram_spec.hpp"
 #include "models/memory/l1_spec.hpp"
 #include "models/memory/l2_spec.hpp"
+#include "models/memory/memory_system_specs.hpp"
 #include "sim/config.hpp"
 
 namespace warpsim::models {
@@ -41,6 +46,9 @@ struct ArchComponent {
 const std::vector<ArchComponent>& arch_components();
 // Every preset key, with type, unit and description: the components' params() in that order.
 const std::vector<sim::ParamSpec>& arch_params();
+
+// What the memory system of this GPU is built from (make_memory_system, memory_system.hpp).
+MemorySystemSpecs memory_system_specs(const Arch& arch);
 
 // Names of the presets found in the preset directory, sorted.
 std::vector<std::string> preset_names();

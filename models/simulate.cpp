@@ -115,7 +115,7 @@ RunResult simulate(const RunRequest& request) {
     throw sim::InputError("run", "give exactly one of --kernel NAME or --trace PATH");
   Arch arch = load_arch(request.arch, request.arch_overrides);
   sim::StatsRegistry stats;
-  auto memory = make_memory_system(arch, stats, request.seed);
+  auto memory = make_memory_system(memory_system_specs(arch), stats, request.seed);
   Gpu gpu(arch, *memory, stats, request.lockstep, request.threads);
   WarpTimeline timeline;
   if (!request.timeline.empty()) {

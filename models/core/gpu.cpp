@@ -104,7 +104,8 @@ void Gpu::window_closed(sim::Cycle begin, sim::Cycle end) {
 }
 
 void Gpu::launch(std::unique_ptr<traces::KernelSource> kernel, const LaunchPolicy& policy) {
-  launch_warnings_ = merged(std::move(launch_warnings_), memory::check_launch_policy(arch_, kernel->info()));
+  launch_warnings_ =
+      merged(std::move(launch_warnings_), memory::check_launch_policy(arch_.l2, arch_.gpu.name, kernel->info()));
   // Same-stream launches serialise. Waiting for the whole GPU instead of just that stream keeps
   // the host simple and only matters for multi-stream traces that reuse a busy stream.
   if (policy.serialize || gigathread_->stream_busy(kernel->info().stream_id)) drain();

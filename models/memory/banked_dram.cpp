@@ -8,23 +8,23 @@
 
 namespace warpsim::models::memory {
 
-BankedDram::BankedDram(const Arch& arch, std::uint64_t seed)
-    : channels_(std::max<std::uint32_t>(1, arch.dram.channels)),
-      banks_(std::max<std::uint32_t>(1, arch.dram.banks)),
-      latency_min_(arch.dram.latency_min),
-      latency_span_(arch.dram.latency_max > arch.dram.latency_min ? arch.dram.latency_max - arch.dram.latency_min : 0),
+BankedDram::BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::uint64_t seed)
+    : channels_(std::max<std::uint32_t>(1, spec.channels)),
+      banks_(std::max<std::uint32_t>(1, spec.banks)),
+      latency_min_(spec.latency_min),
+      latency_span_(spec.latency_max > spec.latency_min ? spec.latency_max - spec.latency_min : 0),
       salt_(sim::Rng(seed, "gpu.dram").next()) {
-  const double clock_hz = static_cast<double>(arch.gpu.core_clock_khz) * 1e3;
-  bytes_per_cycle_ = arch.dram.bytes_per_second() / clock_hz;
+  const double clock_hz = static_cast<double>(core_clock_khz) * 1e3;
+  bytes_per_cycle_ = spec.bytes_per_second() / clock_hz;
   ticks_per_byte_ = static_cast<double>(kFrac) * channels_ / bytes_per_cycle_;
   burst_32_ = static_cast<std::uint64_t>(std::llround(32 * ticks_per_byte_));
   row_cycle_fixed_ = static_cast<std::uint64_t>(std::llround(kRowCycleNs * 1e-9 * clock_hz * kFrac));
   auto ns_fixed = [&](double ns) { return static_cast<std::uint64_t>(std::llround(ns * 1e-9 * clock_hz * kFrac)); };
-  refresh_interval_fixed_ = std::max<std::uint64_t>(1, ns_fixed(arch.dram.refresh_interval_ns));
-  refresh_fixed_ = ns_fixed(arch.dram.refresh_ns);
+  refresh_interval_fixed_ = std::max<std::uint64_t>(1, ns_fixed(spec.refresh_interval_ns));
+  refresh_fixed_ = ns_fixed(spec.refresh_ns);
   // A batch of writes between reads costs two bus turnarounds (read->write, write->read);
   // spread over the batch, each write burst carries its share.
-  write_turnaround_fixed_ = ns_fixed(2.0 * arch.dram.turnaround_ns / std::max<std::uint32_t>(1, arch.dram.write_batch));
+  write_turnaround_fixed_ = ns_fixed(2.0 * spec.turnaround_ns / std::max<std::uint32_t>(1, spec.write_batch));
   channel_free_.assign(channels_, 0);
   bank_free_.assign(std::size_t{channels_} * banks_, 0);
   activate_ready_.assign(std::size_t{channels_} * banks_, 0);

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "models/arch.hpp"
 #include "models/memory/dram_model.hpp"
+#include "models/memory/dram_spec.hpp"
 #include "sim/time.hpp"
 
 namespace warpsim::models::memory {
@@ -29,7 +29,8 @@ class BankedDram final : public DramModel {
   //   reads of the row it has open wait only for the bank's previous burst.
   static constexpr double kRowCycleNs = 48.0;
 
-  BankedDram(const Arch& arch, std::uint64_t seed);
+  // `core_clock_khz`: the clock its timing counts in.
+  BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::uint64_t seed);
 
   sim::Cycle read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) override;
   sim::Cycle write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) override;

@@ -4,19 +4,19 @@
 #include <memory>
 #include <type_traits>
 
-#include "models/arch.hpp"
 #include "models/memory/banked_dram.hpp"
 #include "models/memory/dram_model.hpp"
 #include "sim/named_types.hpp"
 
 namespace warpsim::models::memory {
 
-// Add a model here (and include its header above). Each is built from the preset and the seed.
+// Add a model here (and include its header above). Each is built from the DRAM's spec, the core
+// clock and the seed.
 using DramModels = sim::NamedTypes<BankedDram>;
 
-inline std::unique_ptr<DramModel> make_dram(const Arch& arch, std::uint64_t seed) {
-  return DramModels::visit(arch.dram.model, [&]<class Model>(std::type_identity<Model>) -> std::unique_ptr<DramModel> {
-    return std::make_unique<Model>(arch, seed);
+inline std::unique_ptr<DramModel> make_dram(const DramSpec& spec, std::uint64_t core_clock_khz, std::uint64_t seed) {
+  return DramModels::visit(spec.model, [&]<class Model>(std::type_identity<Model>) -> std::unique_ptr<DramModel> {
+    return std::make_unique<Model>(spec, core_clock_khz, seed);
   });
 }
 

@@ -37,27 +37,26 @@ enum class LoadPath : std::uint8_t {
 
 class GpuMemorySystem final : public MemorySystem {
  public:
-  GpuMemorySystem(const Arch& arch, sim::StatsRegistry& stats, std::uint64_t seed)
-      : arch_(arch),
-        dram_(memory::make_dram(arch, seed)),
-        l2_(arch, *dram_, stats),
-        policy_(arch, seed),
-        sectored_l1_(arch.l1.sector_bytes < arch.l1.line_bytes) {
-    const memory::SectorCacheGeometry l1{arch.l1.size_bytes, arch.l1.line_bytes, arch.l1.sector_bytes, arch.l1.ways,
-                                         arch.l1.replacement};
+  GpuMemorySystem(const MemorySystemSpecs& specs, sim::StatsRegistry& stats, std::uint64_t seed)
+      : specs_(specs),
+        dram_(memory::make_dram(specs.dram, specs.core_clock_khz, seed)),
+        l2_(specs.l2, specs.core_clock_khz, *dram_, stats),
+        policy_(specs.l2, seed),
+        sectored_l1_(specs.l1.sector_bytes < specs.l1.line_bytes) {
+    const memory::SectorCacheGeometry l1{specs.l1.size_bytes, specs.l1.line_bytes, specs.l1.sector_bytes,
+                                         specs.l1.ways, specs.l1.replacement};
     // The read-only cache is a 32-byte-line cache (S3.6); the preset gives no associativity or
     // replacement, we assume the L1's.
-    const memory::SectorCacheGeometry ro{arch.l1.readonly_size_bytes, arch.l1.readonly_line_bytes,
-                                         arch.l1.readonly_line_bytes, arch.l1.ways, arch.l1.replacement};
-    l1_.reserve(arch.gpu.sms);
-    readonly_.reserve(arch.gpu.sms);
-    for (std::uint32_t sm = 0; sm < arch.gpu.sms; ++sm) {
+    const memory::SectorCacheGeometry ro{specs.l1.readonly_size_bytes, specs.l1.readonly_line_bytes,
+                                         specs.l1.readonly_line_bytes, specs.l1.ways, specs.l1.replacement};
+    l1_.reserve(specs.sms);
+    readonly_.reserve(specs.sms);
+    for (std::uint32_t sm = 0; sm < specs.sms; ++sm) {
       l1_.emplace_back(l1);
       readonly_.emplace_back(ro);
+      near_.push_back(static_cast<std::uint8_t>(specs.l2.partition_near(sm)));
     }
-    l1_free_.assign(arch.gpu.sms, 0);
-    for (std::uint32_t sm = 0; sm < arch.gpu.sms; ++sm)
-      near_.push_back(static_cast<std::uint8_t>(arch.l2.partition_near(sm)));
+    l1_free_.assign(specs.sms, 0);
     for (CacheOp op : {CacheOp::Default, CacheOp::Global, CacheOp::ReadOnly, CacheOp::Streaming})
       load_path_[static_cast<int>(op)] = choose_load_path(op);
     policy_.set_window(0, {});
@@ -115,12 +114,12 @@ class GpuMemorySystem final : public MemorySystem {
 
   // An L1 (or read-only cache) hit, an L2 hit or DRAM's shortest answer, whichever is soonest.
   sim::Cycle min_latency() const override {
-    return std::max<sim::Cycle>(1, std::min({arch_.l1.hit_latency, arch_.l2.hit_latency, arch_.dram.latency_min}));
+    return std::max<sim::Cycle>(1, std::min({specs_.l1.hit_latency, specs_.l2.hit_latency, specs_.dram.latency_min}));
   }
 
   void prefetch(std::uint32_t sm, const traces::Instruction& inst, const memory::ByteRange& range) const override;
 
-  void count_sm_accesses_later() override { sm_counts_.resize(arch_.gpu.sms); }
+  void count_sm_accesses_later() override { sm_counts_.resize(specs_.sms); }
   void take_sm_counts(std::uint32_t sm) override;
 
   const MemoryCounters& counters() const override {
@@ -151,8 +150,8 @@ class GpuMemorySystem final : public MemorySystem {
   }
 
   LoadPath choose_load_path(CacheOp op) const {
-    if (op == CacheOp::ReadOnly && arch_.l1.readonly_size_bytes > 0) return LoadPath::ReadOnly;
-    if (op == CacheOp::Global || !arch_.l1.caches_global || arch_.l1.size_bytes == 0) return LoadPath::L2Only;
+    if (op == CacheOp::ReadOnly && specs_.l1.readonly_size_bytes > 0) return LoadPath::ReadOnly;
+    if (op == CacheOp::Global || !specs_.l1.caches_global || specs_.l1.size_bytes == 0) return LoadPath::L2Only;
     return sectored_l1_ ? LoadPath::L1Sectors : LoadPath::L1Lines;
   }
 
@@ -216,7 +215,7 @@ class GpuMemorySystem final : public MemorySystem {
         if (l2_.line_of(a) != line || (sectors & bit) || (windowed && property(kernel_slot, a) != hint)) break;
         sectors |= bit;
       }
-      request(first, last, line * arch_.l2.line_bytes, sectors, hint);
+      request(first, last, line * specs_.l2.line_bytes, sectors, hint);
     }
   }
 
@@ -257,8 +256,8 @@ class GpuMemorySystem final : public MemorySystem {
   // Whether each 32-byte piece is a sector of `cache` and of the L2, and each line of `cache` lies
   // inside one L2 line.
   bool sectors_are_l2_sectors(const SectorCache& cache) const {
-    return cache.sector_bytes() == memory::kSectorBytes && arch_.l2.sector_bytes == memory::kSectorBytes &&
-           arch_.l2.line_bytes % cache.line_bytes() == 0;
+    return cache.sector_bytes() == memory::kSectorBytes && specs_.l2.sector_bytes == memory::kSectorBytes &&
+           specs_.l2.line_bytes % cache.line_bytes() == 0;
   }
 
   // The latest of `ready` and the fill cycles of `line`'s sectors in `sectors`.
@@ -345,7 +344,7 @@ class GpuMemorySystem final : public MemorySystem {
   static constexpr std::uint32_t kWholeSector = 0xffffffffu;  // SectorSet::used: all 32 bytes
   static constexpr std::uint32_t kNoWindow = 0xffffffffu;  // local memory: never in a window
 
-  Arch arch_;
+  const MemorySystemSpecs specs_;
   std::unique_ptr<memory::DramModel> dram_;  // the preset's dram.model
   memory::L2Cache l2_;
   memory::PersistencePolicy policy_;

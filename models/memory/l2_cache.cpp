@@ -11,41 +11,41 @@
 namespace warpsim::models::memory {
 namespace {
 
-SectorCacheGeometry l2_geometry(const Arch& arch) {
-  const std::uint32_t slices = std::max<std::uint32_t>(1, arch.l2.slices);
+SectorCacheGeometry l2_geometry(const L2Spec& spec) {
+  const std::uint32_t slices = std::max<std::uint32_t>(1, spec.slices);
   const std::uint64_t sets_per_slice =
-      std::max<std::uint64_t>(1, arch.l2.size_bytes / slices / arch.l2.line_bytes / std::max<std::uint32_t>(1, arch.l2.ways));
-  return SectorCacheGeometry{sets_per_slice * slices * arch.l2.line_bytes * arch.l2.ways, arch.l2.line_bytes,
-                             arch.l2.sector_bytes, arch.l2.ways, arch.l2.replacement};
+      std::max<std::uint64_t>(1, spec.size_bytes / slices / spec.line_bytes / std::max<std::uint32_t>(1, spec.ways));
+  return SectorCacheGeometry{sets_per_slice * slices * spec.line_bytes * spec.ways, spec.line_bytes,
+                             spec.sector_bytes, spec.ways, spec.replacement};
 }
 
 std::uint32_t popcount(std::uint32_t bits) { return static_cast<std::uint32_t>(__builtin_popcount(bits)); }
 
 }  // namespace
 
-L2Cache::L2Cache(const Arch& arch, DramModel& dram, sim::StatsRegistry& stats)
+L2Cache::L2Cache(const L2Spec& spec, std::uint64_t core_clock_khz, DramModel& dram, sim::StatsRegistry& stats)
     : dram_(dram),
-      cache_(l2_geometry(arch)),
-      slices_(std::max<std::uint32_t>(1, arch.l2.slices)),
-      line_bytes_(arch.l2.line_bytes),
-      sector_bytes_(arch.l2.sector_bytes),
-      partitions_(std::max<std::uint32_t>(1, arch.l2.partitions)),
-      hit_latency_(arch.l2.hit_latency),
-      far_latency_(arch.l2.far_latency),
-      launch_lookups_(arch.l2.launch_lookups),
-      launch_hits_(arch.l2.launch_lookup_hits),
-      dirty_lines_per_set_(arch.l2.dirty_lines_per_set),
-      fill_partial_writes_(arch.l2.fill_partial_writes),
+      cache_(l2_geometry(spec)),
+      slices_(std::max<std::uint32_t>(1, spec.slices)),
+      line_bytes_(spec.line_bytes),
+      sector_bytes_(spec.sector_bytes),
+      partitions_(std::max<std::uint32_t>(1, spec.partitions)),
+      hit_latency_(spec.hit_latency),
+      far_latency_(spec.far_latency),
+      launch_lookups_(spec.launch_lookups),
+      launch_hits_(spec.launch_lookup_hits),
+      dirty_lines_per_set_(spec.dirty_lines_per_set),
+      fill_partial_writes_(spec.fill_partial_writes),
       salt_(sim::mix64(sim::hash_path("gpu.l2.slice_hash"))) {
   sets_per_slice_ = cache_.sets() / slices_;
   slices_per_partition_ = std::max<std::uint32_t>(1, slices_ / partitions_);
   sectors_per_fetch_ = std::clamp<std::uint32_t>(kDramFetchBytes / sector_bytes_, 1, cache_.sectors_per_line());
-  const std::uint32_t per_cycle = std::max<std::uint32_t>(1, arch.l2.bytes_per_cycle_per_slice);
+  const std::uint32_t per_cycle = std::max<std::uint32_t>(1, spec.bytes_per_cycle_per_slice);
   slice_service_fixed_ = std::max<std::uint64_t>(1, std::uint64_t{sector_bytes_} * kFrac / per_cycle);
   // A lookup that moves no data (a miss forwarded to another partition) takes a tag slot only:
   // l2.lookups_per_cycle at the L2's own clock, in core cycles.
-  const double lookup_cycles = double(arch.gpu.core_clock_khz) / double(std::max<std::uint64_t>(1, arch.l2.clock_khz)) /
-                               std::max<std::uint32_t>(1, arch.l2.lookups_per_cycle);
+  const double lookup_cycles = double(core_clock_khz) / double(std::max<std::uint64_t>(1, spec.clock_khz)) /
+                               std::max<std::uint32_t>(1, spec.lookups_per_cycle);
   slice_lookup_fixed_ = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(lookup_cycles * kFrac));
   slice_free_.assign(slices_, 0);
   slice_hits_.assign(slices_, 0);

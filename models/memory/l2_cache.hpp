@@ -71,8 +71,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/arch.hpp"
 #include "models/memory/dram_model.hpp"
+#include "models/memory/l2_spec.hpp"
 #include "models/memory/persistence_policy.hpp"
 #include "models/memory/sector_cache.hpp"
 #include "sim/stats.hpp"
@@ -82,7 +82,8 @@ namespace warpsim::models::memory {
 
 class L2Cache {
  public:
-  L2Cache(const Arch& arch, DramModel& dram, sim::StatsRegistry& stats);
+  // `core_clock_khz`: the clock its timing counts in (the slices run on l2.clock_khz).
+  L2Cache(const L2Spec& spec, std::uint64_t core_clock_khz, DramModel& dram, sim::StatsRegistry& stats);
 
   // Every request names the partition its SM is near (L2Spec::partition_near; 0 with one).
   // A sector read (L1 miss, uncached load, atomic) at core cycle `now`, with the persistence

@@ -29,13 +29,13 @@ sim::Cycle GpuMemorySystem::line_sectors_through(std::uint32_t sm, SectorCache& 
   // Every piece hits but the first of each missing sector.
   counters_.l1_sector_hits += end - begin - static_cast<std::uint32_t>(__builtin_popcount(missing));
   sim::Cycle ready = t;
-  if (hit != 0) ready = latest_fill(cache, line, hit, t + arch_.l1.hit_latency);
+  if (hit != 0) ready = latest_fill(cache, line, hit, t + specs_.l1.hit_latency);
   if (missing == 0) return ready;
   if (sectors_are_l2_sectors(cache) && policy_.window(kernel_slot) == nullptr) {
     // One piece per sector, and the line's sectors are sectors of one L2 line (H100's L1): the
     // general walk below would make exactly one L2 request, for the missing sectors.
     const std::uint64_t line_address = line_number * cache.line_bytes();
-    const std::uint64_t l2_line_address = l2_.line_of(line_address) * arch_.l2.line_bytes;
+    const std::uint64_t l2_line_address = l2_.line_of(line_address) * specs_.l2.line_bytes;
     const auto offset = static_cast<std::uint32_t>((line_address - l2_line_address) / memory::kSectorBytes);
     sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
     l2_.read_sectors(l2_line_address, missing << offset, t, L2Hint::Default, near(sm), l2_ready);
@@ -66,7 +66,7 @@ sim::Cycle GpuMemorySystem::line_sectors_through(std::uint32_t sm, SectorCache& 
       });
   // The later pieces of a missing sector hit on the fill just recorded.
   const std::uint32_t riding = shared & missing;
-  if (riding != 0) ready = latest_fill(cache, line, riding, std::max(ready, t + arch_.l1.hit_latency));
+  if (riding != 0) ready = latest_fill(cache, line, riding, std::max(ready, t + specs_.l1.hit_latency));
   return ready;
 }
 
@@ -77,17 +77,17 @@ sim::Cycle GpuMemorySystem::line_through(std::uint32_t sm, SectorCache& cache, s
   const SectorCache::Line line = cache.find_or_install(cache.line_of(line_address), LineClass::Normal, present);
   if (present && cache.sector_valid(line, 0)) {
     ++counters_.l1_sector_hits;
-    return std::max<sim::Cycle>(t + arch_.l1.hit_latency, cache.sector_ready(line, 0));
+    return std::max<sim::Cycle>(t + specs_.l1.hit_latency, cache.sector_ready(line, 0));
   }
   sim::Cycle ready = t;
-  const std::uint32_t pieces = cache.line_bytes() / arch_.l2.sector_bytes;
+  const std::uint32_t pieces = cache.line_bytes() / specs_.l2.sector_bytes;
   for_each_l2_request(
-      kernel_slot, pieces, [&](std::uint32_t k) { return line_address + std::uint64_t{k} * arch_.l2.sector_bytes; },
+      kernel_slot, pieces, [&](std::uint32_t k) { return line_address + std::uint64_t{k} * specs_.l2.sector_bytes; },
       [&](std::uint32_t first, std::uint32_t last, std::uint64_t l2_line_address, std::uint32_t sectors, L2Hint hint) {
         sim::Cycle l2_ready[SectorCache::kMaxSectorsPerLine];
         l2_.read_sectors(l2_line_address, sectors, t, hint, near(sm), l2_ready);
         for (std::uint32_t k = first; k < last; ++k)
-          ready = std::max(ready, l2_ready[l2_sector_of(line_address + std::uint64_t{k} * arch_.l2.sector_bytes)]);
+          ready = std::max(ready, l2_ready[l2_sector_of(line_address + std::uint64_t{k} * specs_.l2.sector_bytes)]);
       });
   cache.fill_sector(line, 0, ready);
   return ready;
@@ -104,9 +104,9 @@ MemoryAccessResult GpuMemorySystem::global_load(std::uint32_t sm, std::uint32_t 
   const sim::Cycle t = occupy_l1(sm, now, passes);
   switch (path) {
     case LoadPath::L1Lines: {
-      memory::gather_blocks(sectors_, arch_.l1.line_bytes, blocks_);
+      memory::gather_blocks(sectors_, specs_.l1.line_bytes, blocks_);
       counters_.gld_transactions += blocks_.count;
-      counters_.gld_bytes_moved += std::uint64_t{blocks_.count} * arch_.l1.line_bytes;
+      counters_.gld_bytes_moved += std::uint64_t{blocks_.count} * specs_.l1.line_bytes;
       for (std::uint32_t i = 0; i < blocks_.count; ++i)
         ready = std::max(ready, line_through(sm, l1_[sm], kernel_slot, blocks_.address[i], t + i));
       break;

@@ -10,7 +10,7 @@ MemoryAccessResult GpuMemorySystem::global_store(std::uint32_t sm, std::uint32_t
   counters_.gst_bytes_requested += sectors_.useful_bytes();
   counters_.gst_bytes_moved += std::uint64_t{sectors_.count} * memory::kSectorBytes;
   std::uint32_t passes = 0;
-  if (sectored_l1_ && arch_.l1.caches_global) {
+  if (sectored_l1_ && specs_.l1.caches_global) {
     counters_.gst_transactions += sectors_.count;
     counters_.l1_sector_lookups += sectors_.count;  // write-through sectors miss in ncu's count
     passes = sectors_.distinct_blocks(kLsuLineBytes);
@@ -20,7 +20,7 @@ MemoryAccessResult GpuMemorySystem::global_store(std::uint32_t sm, std::uint32_t
     passes = stores_.count;
   }
   const sim::Cycle t = occupy_l1(sm, now, passes);
-  if (arch_.l1.stores_allocate && arch_.l1.caches_global)
+  if (specs_.l1.stores_allocate && specs_.l1.caches_global)
     counters_.l1_sector_hits += allocate_in_l1(sm, t);
   else
     invalidate_in_l1(sm);

@@ -64,7 +64,7 @@ void GpuMemorySystem::prefetch(std::uint32_t sm, const traces::Instruction& inst
 
 CoalescedAccess GpuMemorySystem::coalesce(const Instruction& inst) const {
   const bool store_transactions = inst.mem_op == MemOp::Store && inst.space != MemSpace::Local &&
-                                  !(sectored_l1_ && arch_.l1.caches_global);
+                                  !(sectored_l1_ && specs_.l1.caches_global);
   CoalescedAccess out;
   out.range = memory::contiguous_range(inst);
   if (!out.range.empty() && !store_transactions) {
@@ -112,12 +112,12 @@ MemoryAccessResult GpuMemorySystem::shared(const Instruction& inst, sim::Cycle n
   counters.shared_bank_conflicts += shape.conflicts();
   const std::uint32_t passes = std::max<std::uint32_t>(1, shape.passes);
   counters.shared_wavefronts += passes;
-  return finish(counters, now + arch_.units.shared_latency + (passes - 1), passes);
+  return finish(counters, now + specs_.shared_latency + (passes - 1), passes);
 }
 
 MemoryAccessResult GpuMemorySystem::constant(const Instruction& inst, sim::Cycle now, MemoryCounters& counters) const {
   // Nearly every constant load is uniform (a kernel parameter): one pass, one address.
-  if (inst.uniform_address || uniform_address(inst)) return finish(counters, now + arch_.l1.hit_latency, 1);
+  if (inst.uniform_address || uniform_address(inst)) return finish(counters, now + specs_.l1.hit_latency, 1);
   std::uint64_t seen[traces::kWarpSize];
   std::uint32_t distinct = 0;
   std::uint32_t mask = inst.active_mask;
@@ -126,7 +126,7 @@ MemoryAccessResult GpuMemorySystem::constant(const Instruction& inst, sim::Cycle
     mask &= mask - 1;
     if (std::find(seen, seen + distinct, a) == seen + distinct) seen[distinct++] = a;
   }
-  return finish(counters, now + arch_.l1.hit_latency + (distinct - 1), distinct);
+  return finish(counters, now + specs_.l1.hit_latency + (distinct - 1), distinct);
 }
 
 void GpuMemorySystem::take_sm_counts(std::uint32_t sm) {
@@ -149,8 +149,9 @@ void GpuMemorySystem::memcpy_to_device(std::uint64_t address, std::uint64_t byte
 
 namespace warpsim::models {
 
-std::unique_ptr<MemorySystem> make_memory_system(const Arch& arch, sim::StatsRegistry& stats, std::uint64_t seed) {
-  return std::make_unique<gpu_memory::GpuMemorySystem>(arch, stats, seed);
+std::unique_ptr<MemorySystem> make_memory_system(const MemorySystemSpecs& specs, sim::StatsRegistry& stats,
+                                                 std::uint64_t seed) {
+  return std::make_unique<gpu_memory::GpuMemorySystem>(specs, stats, seed);
 }
 
 }  // namespace warpsim::models

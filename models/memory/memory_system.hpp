@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "models/arch.hpp"
 #include "models/memory/coalescer.hpp"
+#include "models/memory/memory_system_specs.hpp"
 #include "sim/stats.hpp"
 #include "sim/time.hpp"
 #include "traces/instruction.hpp"
@@ -115,7 +115,8 @@ class MemorySystem {
   virtual sim::Cycle flush_caches(sim::Cycle now) = 0;
 };
 
-// The full memory system of SPEC S3 and S4 for an architecture.
-std::unique_ptr<MemorySystem> make_memory_system(const Arch& arch, sim::StatsRegistry& stats, std::uint64_t seed);
+// The full memory system of SPEC S3 and S4 (memory_system_specs(arch), arch.hpp, for a preset's).
+std::unique_ptr<MemorySystem> make_memory_system(const MemorySystemSpecs& specs, sim::StatsRegistry& stats,
+                                                 std::uint64_t seed);
 
 }  // namespace warpsim::models

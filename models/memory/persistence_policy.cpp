@@ -9,15 +9,16 @@
 
 namespace warpsim::models::memory {
 
-std::vector<std::string> check_launch_policy(const Arch& arch, const traces::KernelInfo& kernel) {
+std::vector<std::string> check_launch_policy(const L2Spec& l2, const std::string& gpu_name,
+                                             const traces::KernelInfo& kernel) {
   auto refuse = [&](const char* parameter, const std::string& why) {
     throw sim::InputError(kernel.origin.empty() ? std::string("-p ") + parameter : kernel.origin, why);
   };
-  const std::string gpu = arch.gpu.name.empty() ? "this GPU" : arch.gpu.name;
-  const std::uint64_t max_window = arch.l2.persistence ? arch.l2.max_window_bytes : 0;
+  const std::string gpu = gpu_name.empty() ? "this GPU" : gpu_name;
+  const std::uint64_t max_window = l2.persistence ? l2.max_window_bytes : 0;
   const traces::AccessPolicyWindow& w = kernel.window;
   if (w.bytes > max_window) {
-    if (!arch.l2.persistence)
+    if (!l2.persistence)
       refuse("window_bytes", "an L2 access-policy window of " + std::to_string(w.bytes) + " bytes, but " + gpu +
                                  " has no L2 persistence (l2.persistence = false; SPEC S4 needs compute capability "
                                  "8.0+): use window_bytes = 0");
@@ -30,21 +31,21 @@ std::vector<std::string> check_launch_policy(const Arch& arch, const traces::Ker
   std::vector<std::string> warnings;
   if (kernel.set_aside_bytes > 0) {
     const auto requested = static_cast<std::uint64_t>(kernel.set_aside_bytes);
-    if (!arch.l2.persistence)
+    if (!l2.persistence)
       refuse("set_aside_bytes", "an L2 set-aside of " + std::to_string(requested) + " bytes, but " + gpu +
                                     " has no L2 persistence (l2.persistence = false): use set_aside_bytes = -1 or 0");
-    if (requested > arch.l2.persist_max_bytes)
+    if (requested > l2.persist_max_bytes)
       warnings.push_back("set_aside_bytes " + std::to_string(requested) + " is above " + gpu +
-                         "'s persistingL2CacheMaxSize; the set-aside is " + std::to_string(arch.l2.persist_max_bytes) +
+                         "'s persistingL2CacheMaxSize; the set-aside is " + std::to_string(l2.persist_max_bytes) +
                          " bytes (l2.persist_max_bytes), as cudaDeviceSetLimit clamps it (SPEC S4.1)");
   }
   return warnings;
 }
 
-PersistencePolicy::PersistencePolicy(const Arch& arch, std::uint64_t seed)
-    : available_(arch.l2.persistence),
-      l2_bytes_(arch.l2.size_bytes),
-      persist_max_(arch.l2.persist_max_bytes),
+PersistencePolicy::PersistencePolicy(const L2Spec& l2, std::uint64_t seed)
+    : available_(l2.persistence),
+      l2_bytes_(l2.size_bytes),
+      persist_max_(l2.persist_max_bytes),
       salt_(sim::Rng(seed, "gpu.l2.persistence").next()) {}
 
 std::uint64_t PersistencePolicy::resolve_set_aside(std::int64_t requested) const {

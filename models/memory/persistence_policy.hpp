@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "models/arch.hpp"
+#include "models/memory/l2_spec.hpp"
 #include "traces/kernel_source.hpp"
 
 namespace warpsim::models::memory {
@@ -35,11 +35,13 @@ inline L2Hint hint_of(AccessProperty p) {
 // persistingL2CacheMaxSize is clamped to it (cudaDeviceSetLimit: "the driver is free to modify
 // the requested value to meet h/w requirements (this could be clamping to minimum or maximum
 // values ...)").
-std::vector<std::string> check_launch_policy(const Arch& arch, const traces::KernelInfo& kernel);
+// `gpu`: the GPU's name (gpu.name) for messages.
+std::vector<std::string> check_launch_policy(const L2Spec& l2, const std::string& gpu,
+                                             const traces::KernelInfo& kernel);
 
 class PersistencePolicy {
  public:
-  PersistencePolicy(const Arch& arch, std::uint64_t seed);
+  PersistencePolicy(const L2Spec& l2, std::uint64_t seed);
 
   // S4.1: cudaLimitPersistingL2CacheSize. -1 asks for the default, min(0.75 x L2, preset's
   // persistingL2CacheMaxSize); any request is capped by that maximum; 0 without persistence.

@@ -17,10 +17,11 @@ std::uint64_t mix(std::uint64_t x) {
 // The GPU the walk's memory system models: the counts it keeps follow from the addresses alone,
 // whatever the caches hold, so one SM and an L2 of one set per slice give the same counts as the
 // whole GPU, without its hundred megabytes of cache tags to build.
-Arch counting_arch(Arch arch) {
-  arch.gpu.sms = 1;
-  arch.l2.size_bytes = std::uint64_t{arch.l2.slices} * arch.l2.ways * arch.l2.line_bytes;
-  return arch;
+MemorySystemSpecs counting_specs(const Arch& arch) {
+  MemorySystemSpecs specs = memory_system_specs(arch);
+  specs.sms = 1;
+  specs.l2.size_bytes = std::uint64_t{specs.l2.slices} * specs.l2.ways * specs.l2.line_bytes;
+  return specs;
 }
 
 }  // namespace
@@ -38,7 +39,8 @@ MemoryCounters exact_memory_counts(const MemoryCounters& all) {
   return m;
 }
 
-BlockWalker::BlockWalker(const Arch& arch, std::uint64_t seed) : memory_(make_memory_system(counting_arch(arch), stats_, seed)) {}
+BlockWalker::BlockWalker(const Arch& arch, std::uint64_t seed)
+    : memory_(make_memory_system(counting_specs(arch), stats_, seed)) {}
 
 void BlockWalker::begin_launch(const traces::KernelInfo& info) {
   memory_->begin_kernel(++slot_, info);

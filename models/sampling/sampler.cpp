@@ -93,7 +93,7 @@ void Sampler::launched(std::uint32_t slot) {
     return fall_back(slot, FallbackKind::FewWaves, why.str());
   }
   l.alike_blocks = k.source->blocks_alike();
-  l.measure = std::make_unique<WaveMeasure>(arch_, l.wave, rules_.warm, rules_.steady);
+  l.measure = std::make_unique<WaveMeasure>(arch_.l2, l.wave, rules_.warm, rules_.steady);
   l.measure->add(gpu_.running_totals(slot, now), 0);
 }
 

@@ -4,10 +4,10 @@
 
 namespace warpsim::models::sampling {
 
-WaveMeasure::WaveMeasure(const Arch& arch, std::uint64_t wave_blocks, WarmRule warm, SteadyRule steady)
+WaveMeasure::WaveMeasure(const memory::L2Spec& l2, std::uint64_t wave_blocks, WarmRule warm, SteadyRule steady)
     : wave_(wave_blocks),
-      l2_bytes_(arch.l2.size_bytes),
-      sector_bytes_(arch.l2.sector_bytes),
+      l2_bytes_(l2.size_bytes),
+      sector_bytes_(l2.sector_bytes),
       warm_rule_(warm),
       steady_rule_(steady),
       steady_(steady) {}

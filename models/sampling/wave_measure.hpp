@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "models/arch.hpp"
 #include "models/core/gpu.hpp"
+#include "models/memory/l2_spec.hpp"
 #include "models/sampling/steady_state.hpp"
 
 namespace warpsim::models::sampling {
@@ -42,7 +42,7 @@ struct Credit {
 
 class WaveMeasure {
  public:
-  WaveMeasure(const Arch& arch, std::uint64_t wave_blocks, WarmRule warm, SteadyRule steady);
+  WaveMeasure(const memory::L2Spec& l2, std::uint64_t wave_blocks, WarmRule warm, SteadyRule steady);
 
   // The count of retired blocks at which the next reading is due.
   std::uint64_t next_boundary() const { return next_boundary_; }

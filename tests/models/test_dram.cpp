@@ -43,7 +43,7 @@ double sustained_read_bandwidth(const Arch& a) {
 TEST_CASE("DRAM: a long stream of sector reads takes bytes / bandwidth", "[memory][dram]") {
   for (const char* preset : {"hopper-h100", "kepler-k20x", "fermi-m2070"}) {
     const Arch arch = load_arch(preset);
-    memory::BankedDram dram(arch, 1);
+    memory::BankedDram dram(arch.dram, arch.gpu.core_clock_khz, 1);
     const std::uint64_t bytes = 64ull << 20;
     sim::Cycle last = 0;
     for (std::uint64_t a = 0; a < bytes; a += 64) last = std::max(last, dram.read(a, 64, 0));
@@ -64,7 +64,7 @@ TEST_CASE("DRAM: a streaming kernel through access() runs at DRAM bandwidth", "[
   // (includes one latency and the start-up).
   const Arch arch = load_arch("hopper-h100");
   sim::StatsRegistry stats;
-  auto mem = make_memory_system(arch, stats, 1);
+  auto mem = make_memory_system(memory_system_specs(arch), stats, 1);
   mem->begin_kernel(0, traces::KernelInfo{});
   traces::Instruction inst = load_instruction();
   const std::uint64_t bytes = 64ull << 20;
@@ -86,7 +86,7 @@ TEST_CASE("DRAM: unloaded latency stays within the preset's range", "[memory][dr
   for (const char* preset : {"hopper-h100", "kepler-k20x", "fermi-m2070"}) {
     // Refresh off: an access that meets a refresh waits, which is load, not latency.
     const Arch arch = load_arch(preset, {"dram.refresh_ns=0"});
-    memory::BankedDram dram(arch, 5);
+    memory::BankedDram dram(arch.dram, arch.gpu.core_clock_khz, 5);
     sim::Rng rng(5, "test");
     sim::Cycle now = 0;
     double sum = 0;
@@ -113,7 +113,7 @@ TEST_CASE("DRAM: a read of the row just opened waits for the bank's burst, not f
   // model once did, puts it 95 cycles later on the H100 and orders such pairs by issue alone.)
   for (const char* preset : {"hopper-h100", "kepler-k20x", "fermi-m2070"}) {
     const Arch arch = load_arch(preset, {"dram.refresh_ns=0"});
-    memory::BankedDram dram(arch, 7);
+    memory::BankedDram dram(arch.dram, arch.gpu.core_clock_khz, 7);
     const sim::Cycle burst = static_cast<sim::Cycle>(std::ceil(32 / dram.bytes_per_cycle() * dram.channels()));
     const sim::Cycle first = dram.read(1 << 20, 32, 1000);
     const sim::Cycle second = dram.read((1 << 20) + 32, 32, 1000);
@@ -140,7 +140,7 @@ TEST_CASE("latency.csv: a pointer chase sees L1, L2 and DRAM latencies within 5%
     const double measured = std::stod(line.substr(c1 + 1, c2 - c1 - 1));
     const std::string level = line.substr(c2 + 1);
     sim::StatsRegistry stats;
-    auto mem = make_memory_system(arch, stats, 11);
+    auto mem = make_memory_system(memory_system_specs(arch), stats, 11);
     mem->begin_kernel(0, traces::KernelInfo{});
     const std::uint64_t base = 1ull << 32, lines = kb * 1024 / 128;
     sim::Rng rng(11, "chase");
@@ -183,7 +183,7 @@ TEST_CASE("DRAM: refresh blocks a channel for tRFC every tREFI; writes pay their
   const double cycles_per_ns = cycles_per_second(arch) / 1e9;
   // Channel 0 refreshes at [k x tREFI, k x tREFI + tRFC): a read issued at the start of the
   // second window waits until it ends, then sees the unloaded latency of an open or closed row.
-  memory::BankedDram dram(arch, 1);
+  memory::BankedDram dram(arch.dram, arch.gpu.core_clock_khz, 1);
   const sim::Cycle window = static_cast<sim::Cycle>(arch.dram.refresh_interval_ns * cycles_per_ns);
   const sim::Cycle blocked = static_cast<sim::Cycle>(arch.dram.refresh_ns * cycles_per_ns);
   const sim::Cycle ready = dram.read(0, 64, window + 1);
@@ -194,7 +194,7 @@ TEST_CASE("DRAM: refresh blocks a channel for tRFC every tREFI; writes pay their
   // read stream of the same bytes by that share (1.53 ns bursts per 64 bytes on each of 80
   // channels). 64 MB keeps one DRAM latency under 2% of either stream.
   const Arch full = load_arch("hopper-h100");
-  memory::BankedDram reads(full, 1), writes(full, 1);
+  memory::BankedDram reads(full.dram, full.gpu.core_clock_khz, 1), writes(full.dram, full.gpu.core_clock_khz, 1);
   const std::uint64_t bytes = 64ull << 20;
   sim::Cycle read_end = 0;
   for (std::uint64_t a = 0; a < bytes; a += 64) read_end = std::max(read_end, reads.read(a, 64, 0));

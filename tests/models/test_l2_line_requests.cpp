@@ -32,8 +32,8 @@ Arch small_l2() {
 struct Rig {
   Arch arch = small_l2();
   sim::StatsRegistry stats;
-  BankedDram dram{arch, 7};
-  L2Cache l2{arch, dram, stats};
+  BankedDram dram{arch.dram, arch.gpu.core_clock_khz, 7};
+  L2Cache l2{arch.l2, arch.gpu.core_clock_khz, dram, stats};
   Rig() { l2.set_set_aside(arch.l2.persist_max_bytes); }
 };
 

@@ -22,7 +22,8 @@ struct Rig {
   sim::StatsRegistry stats;
   BankedDram dram;
   L2Cache l2;
-  explicit Rig(const Arch& a) : arch(a), dram(arch, 3), l2(arch, dram, stats) {}
+  explicit Rig(const Arch& a)
+      : arch(a), dram(arch.dram, arch.gpu.core_clock_khz, 3), l2(arch.l2, arch.gpu.core_clock_khz, dram, stats) {}
   // A line whose home is partition `home`.
   std::uint64_t line_homed_in(std::uint32_t home, std::uint64_t from = 0) const {
     for (std::uint64_t line = from;; ++line)

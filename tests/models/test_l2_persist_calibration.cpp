@@ -75,7 +75,7 @@ TEST_CASE("persist_10MB.csv: persistKernel's L2 hit rate and DRAM reads and writ
   int rows = 0;
   for (const Row& row : read_rows()) {
     sim::StatsRegistry stats;
-    auto mem = make_memory_system(arch, stats, 1);  // ncu flushes caches before it measures
+    auto mem = make_memory_system(memory_system_specs(arch), stats, 1);  // ncu flushes caches before it measures
     traces::KernelInfo info;
     if (row.hit_ratio >= 0) {
       info.window.base = persistent;

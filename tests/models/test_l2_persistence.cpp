@@ -39,7 +39,8 @@ struct L2Rig {
   L2Cache l2;
   PersistencePolicy policy;
   sim::Cycle now = 0;
-  explicit L2Rig(const Arch& a) : arch(a), dram(a, 7), l2(a, dram, stats), policy(a, 7) {}
+  explicit L2Rig(const Arch& a)
+      : arch(a), dram(a.dram, a.gpu.core_clock_khz, 7), l2(a.l2, a.gpu.core_clock_khz, dram, stats), policy(a.l2, 7) {}
 
   // Reads every sector of [base, base + bytes) as kernel `slot`; returns how many hit.
   std::uint64_t read_range(std::uint32_t slot, std::uint64_t base, std::uint64_t bytes) {
@@ -76,11 +77,11 @@ AccessPolicyWindow window(std::uint64_t base, std::uint64_t bytes, double hit_ra
 
 TEST_CASE("S4.1 set-aside: default min(0.75 x L2, persisting max), requests capped by the maximum", "[memory][l2]") {
   const Arch h = load_arch("hopper-h100");
-  PersistencePolicy p(h, 1);
+  PersistencePolicy p(h.l2, 1);
   CHECK(p.resolve_set_aside(-1) == std::min<std::uint64_t>(h.l2.size_bytes * 3 / 4, h.l2.persist_max_bytes));
   CHECK(p.resolve_set_aside(16384) == 16384);
   CHECK(p.resolve_set_aside(std::int64_t{1} << 40) == h.l2.persist_max_bytes);
-  PersistencePolicy fermi(load_arch("fermi-m2070"), 1);  // cc 2.0: no persistence (S4)
+  PersistencePolicy fermi(load_arch("fermi-m2070").l2, 1);  // cc 2.0: no persistence (S4)
   CHECK(fermi.resolve_set_aside(-1) == 0);
 }
 
@@ -152,7 +153,7 @@ TEST_CASE("S4.1 streaming lines go first, persisting lines last, within a set", 
 
 TEST_CASE("S4.6 persisting lines outlive their kernel until a Normal window or a reset", "[memory][l2]") {
   sim::StatsRegistry stats;
-  auto mem = make_memory_system(small_l2_hopper(), stats, 3);
+  auto mem = make_memory_system(memory_system_specs(small_l2_hopper()), stats, 3);
   traces::Instruction load;
   load.unit = traces::Unit::LdSt;
   load.space = traces::MemSpace::Global;
@@ -198,44 +199,45 @@ TEST_CASE("S4.1, S4.2, S4.7: a launch's L2 policy meets the GPU's limits as the 
   const Arch hopper = load_arch("hopper-h100");
   traces::KernelInfo k;
   k.window = window(kWindow, hopper.l2.max_window_bytes, 0.5);
-  CHECK(check_launch_policy(hopper, k).empty());  // kernels.cu passes min(bytes, accessPolicyMaxWindowSize)
+  // kernels.cu passes min(bytes, accessPolicyMaxWindowSize)
+  CHECK(check_launch_policy(hopper.l2, hopper.gpu.name, k).empty());
 
   // cudaStreamSetAttribute refuses a window above accessPolicyMaxWindowSize; it was clamped.
   k.window.bytes = hopper.l2.max_window_bytes + 1;
-  REQUIRE_THROWS_AS(check_launch_policy(hopper, k), sim::InputError);
-  REQUIRE_THROWS_WITH(check_launch_policy(hopper, k),
+  REQUIRE_THROWS_AS(check_launch_policy(hopper.l2, hopper.gpu.name, k), sim::InputError);
+  REQUIRE_THROWS_WITH(check_launch_policy(hopper.l2, hopper.gpu.name, k),
                       Catch::StartsWith("-p window_bytes: ") && Catch::Contains("accessPolicyMaxWindowSize") &&
                           Catch::Contains("134217728"));
   k.origin = "trace.traceg:1-9";  // a trace's launch is named by its header lines
-  REQUIRE_THROWS_WITH(check_launch_policy(hopper, k), Catch::StartsWith("trace.traceg:1-9: "));
+  REQUIRE_THROWS_WITH(check_launch_policy(hopper.l2, hopper.gpu.name, k), Catch::StartsWith("trace.traceg:1-9: "));
   k.origin.clear();
 
   k.window = window(kWindow, 1 << 20, 1.5);
-  REQUIRE_THROWS_WITH(check_launch_policy(hopper, k), Catch::StartsWith("-p hit_ratio: "));
+  REQUIRE_THROWS_WITH(check_launch_policy(hopper.l2, hopper.gpu.name, k), Catch::StartsWith("-p hit_ratio: "));
   k.window.hit_ratio = 1.0;
 
   // cudaDeviceSetLimit clamps a set-aside above persistingL2CacheMaxSize: a warning, not an error.
   k.set_aside_bytes = static_cast<std::int64_t>(hopper.l2.persist_max_bytes) + 1;
-  auto warnings = check_launch_policy(hopper, k);
+  auto warnings = check_launch_policy(hopper.l2, hopper.gpu.name, k);
   REQUIRE(warnings.size() == 1);
   CHECK_THAT(warnings[0], Catch::Contains("set_aside_bytes") && Catch::Contains("32768000"));
   k.set_aside_bytes = static_cast<std::int64_t>(hopper.l2.persist_max_bytes);
-  CHECK(check_launch_policy(hopper, k).empty());
+  CHECK(check_launch_policy(hopper.l2, hopper.gpu.name, k).empty());
 
   // No persistence before compute capability 8.0: any window or set-aside is refused.
   for (const char* name : {"fermi-m2070", "kepler-k20x"}) {
     const Arch old = load_arch(name);
     traces::KernelInfo plain;
-    CHECK(check_launch_policy(old, plain).empty());
+    CHECK(check_launch_policy(old.l2, old.gpu.name, plain).empty());
     plain.set_aside_bytes = 0;
-    CHECK(check_launch_policy(old, plain).empty());
+    CHECK(check_launch_policy(old.l2, old.gpu.name, plain).empty());
     traces::KernelInfo windowed;
     windowed.window = window(kWindow, 4096, 1.0);
-    REQUIRE_THROWS_WITH(check_launch_policy(old, windowed),
+    REQUIRE_THROWS_WITH(check_launch_policy(old.l2, old.gpu.name, windowed),
                         Catch::StartsWith("-p window_bytes: ") && Catch::Contains("no L2 persistence"));
     traces::KernelInfo set_aside;
     set_aside.set_aside_bytes = 1 << 20;
-    REQUIRE_THROWS_WITH(check_launch_policy(old, set_aside),
+    REQUIRE_THROWS_WITH(check_launch_policy(old.l2, old.gpu.name, set_aside),
                         Catch::StartsWith("-p set_aside_bytes: ") && Catch::Contains("no L2 persistence"));
   }
 }

@@ -82,7 +82,7 @@ template <class Emit>
 Measured run_kernel(const Arch& arch, std::uint64_t blocks, std::uint32_t block_size, int instructions_per_warp,
                     const std::vector<traces::Instruction>& templates, Emit lane) {
   sim::StatsRegistry stats;
-  auto mem = make_memory_system(arch, stats, 1);
+  auto mem = make_memory_system(memory_system_specs(arch), stats, 1);
   mem->memcpy_to_device(kA, 3 * (256ull << 20));
   traces::KernelInfo info;
   mem->begin_kernel(0, info);

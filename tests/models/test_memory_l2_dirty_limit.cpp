@@ -35,7 +35,10 @@ struct Rig {
   BankedDram dram;
   L2Cache l2;
   sim::Cycle now = 0;
-  explicit Rig(std::uint32_t limit) : arch(tiny_l2(limit)), dram(arch, 1), l2(arch, dram, stats) {}
+  explicit Rig(std::uint32_t limit)
+      : arch(tiny_l2(limit)),
+        dram(arch.dram, arch.gpu.core_clock_khz, 1),
+        l2(arch.l2, arch.gpu.core_clock_khz, dram, stats) {}
   void store(std::uint64_t line, L2Hint hint = L2Hint::Default) { l2.write(line * 128, now += 10, hint, 0); }
   bool read_hits(std::uint64_t line) {
     bool hit = false;
@@ -107,8 +110,8 @@ TEST_CASE("L2 partial-sector stores with DRAM ECC: the first fetches the sector,
   Arch a = tiny_l2(0);
   a.l2.fill_partial_writes = true;
   sim::StatsRegistry stats;
-  BankedDram dram(a, 1);
-  L2Cache l2(a, dram, stats);
+  BankedDram dram(a.dram, a.gpu.core_clock_khz, 1);
+  L2Cache l2(a.l2, a.gpu.core_clock_khz, dram, stats);
   // writeOffset at offset 11 (SPEC S5): warp k stores bytes 44..171 of its 128-byte span, so
   // sector 1 of each line is written in two parts, by warps k-1 (bytes 32..43) and k (44..63).
   l2.write(128 + 32, 10, L2Hint::Default, 0, /*partial=*/true);  // first part: fetch
@@ -126,8 +129,8 @@ TEST_CASE("L2 partial-sector stores with DRAM ECC: the first fetches the sector,
   // The switch off (H100): partial stores validate their sector without DRAM.
   Arch h = tiny_l2(0);
   sim::StatsRegistry stats_h;
-  BankedDram dram_h(h, 1);
-  L2Cache l2_h(h, dram_h, stats_h);
+  BankedDram dram_h(h.dram, h.gpu.core_clock_khz, 1);
+  L2Cache l2_h(h.l2, h.gpu.core_clock_khz, dram_h, stats_h);
   l2_h.write(128 + 32, 10, L2Hint::Default, 0, /*partial=*/true);
   CHECK(dram_h.bytes_read() == 0);
   CHECK(l2_h.partial_write_fills() == 0);

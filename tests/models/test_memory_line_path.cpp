@@ -38,9 +38,9 @@ struct PerSectorReference {
   std::uint64_t l1_hits = 0, l1_lookups = 0;
 
   PerSectorReference(const Arch& a, std::uint64_t seed, const traces::AccessPolicyWindow& window)
-      : arch(a), dram(arch, seed), l2(arch, dram, stats),
+      : arch(a), dram(arch.dram, arch.gpu.core_clock_khz, seed), l2(arch.l2, arch.gpu.core_clock_khz, dram, stats),
         l1(SectorCacheGeometry{arch.l1.size_bytes, arch.l1.line_bytes, arch.l1.sector_bytes, arch.l1.ways}),
-        policy(arch, seed) {
+        policy(arch.l2, seed) {
     policy.set_window(0, window);
     l2.set_set_aside(policy.resolve_set_aside(-1));
   }
@@ -83,7 +83,7 @@ struct PerSectorReference {
 std::uint64_t compare(Arch arch, const traces::AccessPolicyWindow& window = {}) {
   constexpr std::uint64_t kSeed = 5;
   sim::StatsRegistry stats;
-  auto memory = make_memory_system(arch, stats, kSeed);
+  auto memory = make_memory_system(memory_system_specs(arch), stats, kSeed);
   traces::KernelInfo kernel;
   kernel.window = window;
   memory->begin_kernel(0, kernel);
@@ -179,7 +179,7 @@ TEST_CASE("pieces of one line on both sides of a window edge reach L2 with their
   for (traces::MemOp op : {traces::MemOp::Load, traces::MemOp::Store}) {
     INFO((op == traces::MemOp::Load ? "load" : "store"));
     sim::StatsRegistry stats;
-    auto memory = make_memory_system(load_arch("hopper-h100"), stats, 1);
+    auto memory = make_memory_system(memory_system_specs(load_arch("hopper-h100")), stats, 1);
     memory->begin_kernel(0, kernel);
     traces::Instruction inst;
     inst.unit = traces::Unit::LdSt;

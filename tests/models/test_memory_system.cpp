@@ -33,7 +33,7 @@ struct Rig {
   sim::StatsRegistry stats;
   std::unique_ptr<MemorySystem> mem;
   explicit Rig(const char* preset, const std::vector<std::string>& overrides = {})
-      : arch(load_arch(preset, overrides)), mem(make_memory_system(arch, stats, 1)) {
+      : arch(load_arch(preset, overrides)), mem(make_memory_system(memory_system_specs(arch), stats, 1)) {
     mem->begin_kernel(0, traces::KernelInfo{});
   }
   const MemoryCounters& c() const { return mem->counters(); }

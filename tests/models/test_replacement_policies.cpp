@@ -84,8 +84,8 @@ TEST_CASE("l2.replacement reaches the L2 of every preset", "[models][memory][l2]
       arch.l2.slices = 1;
       arch.l2.partitions = 1;
       sim::StatsRegistry stats;
-      BankedDram dram{arch, 7};
-      L2Cache l2{arch, dram, stats};
+      BankedDram dram{arch.dram, arch.gpu.core_clock_khz, 7};
+      L2Cache l2{arch.l2, arch.gpu.core_clock_khz, dram, stats};
       std::uint32_t hits = 0;
       sim::Cycle now = 0;
       for (const std::uint64_t line : hot_scan_hot(arch.l2.ways)) {

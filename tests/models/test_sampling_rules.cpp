@@ -88,7 +88,7 @@ TEST_CASE("the caches are warm once the L2 turned over, holds everything, or dra
   const models::Arch arch = small_l2();
   WarmRule rule;  // from wave 2, drain at 90% of the stored bytes, one settling wave
   SECTION("turned over") {
-    WaveMeasure m(arch, 10, rule, {});
+    WaveMeasure m(arch.l2, 10, rule, {});
     m.add(reading(0, 0, 0, 0, 0), 0);
     m.add(reading(100, 400, 0, 0, 0), 10);
     CHECK_FALSE(m.warm());
@@ -98,7 +98,7 @@ TEST_CASE("the caches are warm once the L2 turned over, holds everything, or dra
     CHECK(m.warm());
   }
   SECTION("resident: a wave without an L2 miss, but never before wave 2") {
-    WaveMeasure m(arch, 10, rule, {});
+    WaveMeasure m(arch.l2, 10, rule, {});
     m.add(reading(0, 0, 0, 0, 0), 0);
     m.add(reading(100, 0, 50, 0, 0), 10);
     CHECK_FALSE(m.warm());  // wave 1 only hit, but it is too early to tell
@@ -108,7 +108,7 @@ TEST_CASE("the caches are warm once the L2 turned over, holds everything, or dra
     CHECK(m.warm());  // wave 3 only hit
   }
   SECTION("draining: a wave writes back 90% of what it stored") {
-    WaveMeasure m(arch, 10, rule, {});
+    WaveMeasure m(arch.l2, 10, rule, {});
     m.add(reading(0, 0, 0, 0, 0), 0);
     m.add(reading(100, 10, 0, 100, 0), 10);
     m.add(reading(200, 20, 0, 200, 89 * 32), 20);
@@ -123,7 +123,7 @@ TEST_CASE("skipped blocks are credited at the steady windows' rate, with twice i
   SteadyRule steady;
   steady.batch = 1;
   steady.precision = 0.2;  // the +-10% jitter below is known within 7%
-  WaveMeasure m(arch, 10, {}, steady);
+  WaveMeasure m(arch.l2, 10, {}, steady);
   // Wave k at 100 cycles per wave; the caches resident from wave 2; the first wave after that
   // settles; then eight windows alternating 90 and 110 cycles.
   std::vector<sim::Cycle> at = {0, 100, 200, 300};

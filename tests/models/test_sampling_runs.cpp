@@ -145,7 +145,7 @@ models::RunRequest trace_run(const std::string& path, bool sample) {
 bool skips_block(const std::string& path, std::uint64_t id) {
   const models::Arch arch = models::load_arch("kepler-k20x", {});
   sim::StatsRegistry stats;
-  auto memory = models::make_memory_system(arch, stats, 1);
+  auto memory = models::make_memory_system(memory_system_specs(arch), stats, 1);
   models::Gpu gpu(arch, *memory, stats);
   models::sampling::Sampler sampler(arch, gpu, 1);
   traces::Workload workload = traces::open_workload(path);
