@@ -10,6 +10,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model_binary import model_binary  # noqa: E402
+
 SKIP = 77
 source = os.environ.get("WARPSIM_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 script = os.path.join(source, "analysis", "validation", "store_pairs.py")
@@ -35,9 +38,8 @@ def main():
         assert s["lower_first"] == lower_first and s["gap_median"] == gap, (offset, s)
         assert s["hits_0"] == hits_0 and s["hits_17"] == hits_17, (offset, s)
 
-    binary = os.environ.get("WARPSIM_BINARY")
-    if not binary or not os.path.exists(binary):
-        print("no WARPSIM_BINARY: the model's timeline not checked")
+    binary = model_binary("the model's timeline")
+    if binary is None:
         return SKIP
     with tempfile.TemporaryDirectory() as tmp:
         timeline = os.path.join(tmp, "t.csv")
