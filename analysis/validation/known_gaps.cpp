@@ -9,10 +9,12 @@ namespace {
 const char* const kSplitStores =
     "where a warp's stores split lines with its neighbour's (l1.stores_allocate), the second of two "
     "neighbouring warps to store hits the line the first allocated. The model's warps of a block store "
-    "in launch order, the lower warp first at most boundaries; ncu's rows fit either order at even "
-    "odds, and the per-warp records agree (h100-measured/timeline_writeOffset: the lower warp first in "
-    "50% of pairs). Closing it needs the order in which an SM's schedulers pick among equally ready "
-    "warps, measured (the model picks the oldest).";
+    "in launch order, the lower warp first in 69% of pairs a median 12 cycles apart; the H100's in 50%, "
+    "74-90 cycles apart (h100-measured/timeline_writeOffset), and those records give ncu's store hits "
+    "at offsets 1, 8 and 16 when a store finds the line only 17 cycles or more after the other warp's "
+    "(analysis/validation/store_pairs.py, h100-measured/store_hits.csv). Closing it needs the model's "
+    "warps to drift apart as the H100's do (their loads' data comes back tens of cycles apart), then "
+    "that delay.";
 
 std::vector<KnownGap> split_store_rows(const std::string& quantity, const std::string& reason) {
   std::vector<KnownGap> out;

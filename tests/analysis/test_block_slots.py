@@ -9,6 +9,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model_binary import model_binary  # noqa: E402
+
 SKIP = 77
 source = os.environ.get("WARPSIM_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 script = os.path.join(source, "analysis", "validation", "block_slots.py")
@@ -45,9 +48,8 @@ def main():
     near(s["occupancy_block_end"], 0.765, 0.0005)
     assert "gap_median" not in s  # an SM's other blocks are not recorded
 
-    binary = os.environ.get("WARPSIM_BINARY")
-    if not binary or not os.path.exists(binary):
-        print("no WARPSIM_BINARY: the model's timeline not checked")
+    binary = model_binary("the model's timeline")
+    if binary is None:
         return SKIP
     with tempfile.TemporaryDirectory() as tmp:
         timeline = os.path.join(tmp, "t.csv")

@@ -1,0 +1,140 @@
+"""Kepler listings of the L2 persistence kernels of calibration/kernels.cu (persistKernel,
+persistLoop), with signed_mod, the integer `%` expansion both use."""
+from legacy_listing_writer import addr64, end, fn, global_index, label, op, prologue
+
+
+def signed_mod(dst, x, divisor_param, t):
+    """dst = x % c[divisor] as ptxas expands it; 4 guarded instructions (hooks: 1st and 2nd
+    correction, negative dividend, zero divisor), as int_modulo.hpp describes."""
+    op(f"MOV R{t}, c[0x0][{divisor_param:#x}]")
+    op(f"IABS R{t + 1}, R{t}")
+    op(f"I2F.F32.U32.RP R{t + 2}, R{t + 1}")
+    op(f"MUFU.RCP R{t + 2}, R{t + 2}")
+    op(f"IADD32I R{t + 2}, R{t + 2}, 0xffffffe")
+    op(f"F2I.FTZ.U32.F32.TRUNC R{t + 3}, R{t + 2}")
+    op(f"IMUL R{t + 2}, R{t + 3}, R{t + 1}")
+    op(f"IADD R{t + 2}, RZ, -R{t + 2}")
+    op(f"IMUL.U32.U32.HI R{t + 2}, R{t + 3}, R{t + 2}")
+    op(f"IADD R{t + 3}, R{t + 3}, R{t + 2}")
+    op(f"IABS R{dst}, R{x}")
+    op(f"IMUL.U32.U32.HI R{t + 2}, R{t + 3}, R{dst}")
+    op(f"IMAD R{dst}, -R{t + 2}, R{t + 1}, R{dst}")
+    op(f"ISETP.GT.U32.AND P0, PT, R{t + 1}, R{dst}, PT")
+    op(f"@!P0 IADD R{dst}, R{dst}, -R{t + 1}")
+    op(f"ISETP.GT.U32.AND P0, PT, R{t + 1}, R{dst}, PT")
+    op(f"@!P0 IADD R{dst}, R{dst}, -R{t + 1}")
+    op(f"ISETP.GE.AND P1, PT, R{x}, RZ, PT")
+    op(f"@!P1 IADD R{dst}, RZ, -R{dst}")
+    op(f"ISETP.NE.AND P2, PT, R{t}, RZ, PT")
+    op(f"@!P2 LOP.PASS_B R{dst}, RZ, ~R{t}")
+
+
+def persist_kernel():
+    # (persistent 0x140, streaming 0x148, dataSize 0x150, freqSize 0x154)
+    fn("_Z13persistKernelPiS_ii")
+    prologue()
+    global_index(0, 3)
+    signed_mod(2, 0, 0x154, 10)
+    addr64(4, 2, 0x140, signed=True)
+    op("LD.E R2, [R4]")
+    signed_mod(3, 0, 0x150, 10)
+    addr64(6, 3, 0x148, signed=True)
+    op("SHL R2, R2, 0x1")
+    op("ST.E [R4], R2")
+    op("LD.E R3, [R6]")
+    op("SHL R3, R3, 0x1")
+    op("ST.E [R6], R3")
+    op("EXIT")
+    end()
+
+
+def persist_loop():
+    # (persistent 0x140, freqSize 0x148, iters 0x14c, out 0x150). Hooks as persist_loop.cpp.
+    fn("_Z11persistLoopPiiiS_")
+    prologue()
+    op("MOV R15, c[0x0][0x14c]")
+    op("ISETP.GE.AND P0, PT, R15, 0x1, PT")
+    op("@!P0 EXIT")                                              # exit 0
+    global_index(9, 3)
+    op("MOV R6, RZ")                                             # acc
+    op("MOV R7, RZ")                                             # it
+    op("LOP.AND R8, R15, 0x3")
+    op("IADD R0, R15, -0x1")
+    op("ISETP.GE.U32.AND P1, PT, R0, 0x3, PT")
+    op("@!P1 BRA L_rest")                                        # branch 0
+    op("ISUB R14, R15, R8")
+    label("L_by4")
+    # it+0..3 indices; remainders in R20..R23; guarded: 1st(it0), 2nd(it0), 1st(it1), 1st(it2),
+    # 1st(it3), neg(it0), 2nd(it1), 2nd(it2), neg(it1), 2nd(it3), neg(it3), neg(it2)
+    op("IMAD R16, R7, 0x1eef, R9")
+    op("IADD32I R17, R16, 0x1eef")
+    op("IADD32I R18, R16, 0x3dde")
+    op("IADD32I R19, R16, 0x5ccd")
+    op("MOV R10, c[0x0][0x148]")
+    op("IABS R11, R10")
+    op("I2F.F32.U32.RP R12, R11")
+    op("MUFU.RCP R12, R12")
+    op("IADD32I R12, R12, 0xffffffe")
+    op("F2I.FTZ.U32.F32.TRUNC R13, R12")
+    op("IMUL R12, R13, R11")
+    op("IADD R12, RZ, -R12")
+    op("IMUL.U32.U32.HI R12, R13, R12")
+    op("IADD R13, R13, R12")
+    for k in range(4):
+        op(f"IABS R{20 + k}, R{16 + k}")
+        op(f"IMUL.U32.U32.HI R12, R13, R{20 + k}")
+        op(f"IMAD R{20 + k}, -R12, R11, R{20 + k}")
+        op(f"ISETP.GT.U32.AND P{k + 1}, PT, R11, R{20 + k}, PT")
+    op("@!P1 IADD R20, R20, -R11")
+    op("ISETP.GT.U32.AND P1, PT, R11, R20, PT")
+    op("@!P1 IADD R20, R20, -R11")
+    op("@!P2 IADD R21, R21, -R11")
+    op("@!P3 IADD R22, R22, -R11")
+    op("@!P4 IADD R23, R23, -R11")
+    op("ISETP.GE.AND P1, PT, R16, RZ, PT")
+    op("@!P1 IADD R20, RZ, -R20")
+    op("ISETP.GT.U32.AND P2, PT, R11, R21, PT")
+    op("@!P2 IADD R21, R21, -R11")
+    op("ISETP.GT.U32.AND P3, PT, R11, R22, PT")
+    op("@!P3 IADD R22, R22, -R11")
+    op("ISETP.GE.AND P2, PT, R17, RZ, PT")
+    op("@!P2 IADD R21, RZ, -R21")
+    op("ISETP.GT.U32.AND P4, PT, R11, R23, PT")
+    op("@!P4 IADD R23, R23, -R11")
+    op("ISETP.GE.AND P4, PT, R19, RZ, PT")
+    op("@!P4 IADD R23, RZ, -R23")
+    op("ISETP.GE.AND P3, PT, R18, RZ, PT")
+    op("@!P3 IADD R22, RZ, -R22")
+    for k in (0, 1, 3, 2):
+        addr64(2 + 2 * k, 20 + k, 0x140, signed=True)
+    for k in (0, 1, 3, 2):
+        op(f"LD.E R{24 + k}, [R{2 + 2 * k}]")
+    op("IADD R7, R7, 0x4")
+    op("ISETP.NE.AND P1, PT, R7, R14, PT")
+    op("IADD R6, R6, R24")
+    op("IADD R6, R6, R25")
+    op("IADD R6, R6, R26")
+    op("IADD R6, R6, R27")
+    op("@P1 BRA L_by4")                                          # branch 1
+    label("L_rest")
+    op("ISETP.NE.AND P0, PT, R8, RZ, PT")
+    op("@!P0 BRA L_check")                                       # branch 2
+    op("IMAD R16, R7, 0x1eef, R9")
+    label("L_rest_loop")
+    signed_mod(20, 16, 0x148, 10)
+    addr64(2, 20, 0x140, signed=True)
+    op("LD.E R24, [R2]")
+    op("IADD R8, R8, -0x1")
+    op("IADD32I R16, R16, 0x1eef")
+    op("ISETP.NE.AND P0, PT, R8, RZ, PT")
+    op("IADD R6, R6, R24")
+    op("@P0 BRA L_rest_loop")                                    # branch 3
+    label("L_check")
+    op("ISETP.NE.AND P0, PT, R6, 0x7fffffff, PT")
+    op("@P0 EXIT")                                               # exit 1
+    op("MOV R2, c[0x0][0x150]")
+    op("MOV R3, c[0x0][0x154]")
+    op("MOV32I R5, 0x7fffffff")
+    op("ST.E [R2], R5")
+    op("EXIT")
+    end()
