@@ -28,9 +28,12 @@ const char* const kPersistTimes =
     "accesses that use no window too: at no set-aside persistKernel takes 349 us, at the largest 729 us "
     "(h100-measured/setaside.csv; a 256 MB copy 286 against 432 us, reads unaffected; the L2 keeps "
     "~21.6 MB of dirty data without a set-aside and 5.1 MB with the largest, setaside2.csv). The model "
-    "limits only the persisting lines, so it runs these rows 40-50% fast. Closing it needs the "
-    "mechanism by which the set-aside throttles writes, from a probe that varies the set-aside and "
-    "the write share separately.";
+    "limits only the persisting lines, so it runs these rows 40-50% fast. What throttles the writes "
+    "(h100-measured/setaside_stores.csv): the driver grants set-asides in whole L2 ways (3,200 KB of "
+    "16), and a 256 MB write stream takes 89-92 us with 0-3 ways set aside, 95-97 with 4, 122-128 with "
+    "5-8, 194-199 with 9 and 210-214 with 10 (the largest), the same with its lines stored in "
+    "bit-reversed order (not DRAM rows) and from 4 to 64 warps an SM (a rate, not the SMs' stores in "
+    "flight). A per-way write-back rate of the L2 is the mechanism to model.";
 
 const char* const kLargeOccupancy =
     "at n = 2^26 the model fills 0.69 of the warp slots at every offset, where ncu counts 0.70-0.71 "
