@@ -29,7 +29,7 @@ namespace {
 // Warp w of W stores lines w, w + W, w + 2W, ... (whole lines, lane i word i); scattered: the
 // n-th line of each 2 MB piece is line bit-reverse(n) of the piece, so the lines stored one
 // after another lie far apart in DRAM rows while every line is still stored once.
-__global__ void store_lines(unsigned* data, size_t lines, int fenced, unsigned* ack, int scattered = 0) {
+__global__ void store_lines(unsigned* data, size_t lines, int fenced, unsigned* ack, int scattered) {
   const size_t warps = size_t(gridDim.x) * (blockDim.x / 32);
   const size_t warp = size_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
   const unsigned lane = threadIdx.x % 32;
@@ -61,6 +61,31 @@ unsigned percentile(std::vector<unsigned> v, double p) {
   return v[k];
 }
 
+// The median of three launches of store_lines, each after a 256 MB read leaves L2 full of clean
+// lines, in ns (cudaEvent).
+struct Launcher {
+  int sms;
+  unsigned *data, *flush, *ack, *sink;
+  cudaEvent_t a, b;
+  float median_ns(int blocks, int threads, size_t lines, int fenced, int scattered) const {
+    std::vector<float> times;
+    for (int rep = 0; rep < 3; ++rep) {
+      read_all<<<sms * 4, 1024>>>(flush, (256u << 20) / 4, sink);
+      CK(cudaDeviceSynchronize());
+      CK(cudaEventRecord(a));
+      store_lines<<<blocks, threads>>>(data, lines, fenced, ack, scattered);
+      CK(cudaEventRecord(b));
+      CK(cudaEventSynchronize(b));
+      CK(cudaGetLastError());
+      float ms = 0;
+      CK(cudaEventElapsedTime(&ms, a, b));
+      times.push_back(ms * 1e6f);
+    }
+    std::sort(times.begin(), times.end());
+    return times[1];
+  }
+};
+
 }  // namespace
 
 int main() {
@@ -74,9 +99,9 @@ int main() {
   CK(cudaMalloc(&ack, fenced_lines * sizeof(unsigned)));
   CK(cudaMalloc(&sink, sizeof(unsigned)));
   CK(cudaMemset(flush, 1, 256u << 20));
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
+  Launcher launch{sms, data, flush, ack, sink, {}, {}};
+  CK(cudaEventCreate(&launch.a));
+  CK(cudaEventCreate(&launch.b));
   printf("# device=%s sms=%d l2=%d persistingL2CacheMax=%d\n", p.name, sms, p.l2CacheSize, p.persistingL2CacheMaxSize);
   printf("kind,setAsideKB,warps_per_sm,kernel_ns,early_ack_p50,ack_p50,ack_p90,ack_mean\n");
   std::vector<size_t> set_asides = {0, size_t(16) << 20, size_t(24) << 20, size_t(p.persistingL2CacheMaxSize)};
@@ -89,21 +114,8 @@ int main() {
         const int blocks_per_sm = warps_per_sm > 32 ? warps_per_sm / 32 : 1;
         const int threads = 32 * warps_per_sm / blocks_per_sm;
         const size_t lines = fenced ? fenced_lines : stream_lines;
-        std::vector<float> times;
+        const float ns = launch.median_ns(sms * blocks_per_sm, threads, lines, fenced, 0);
         std::vector<unsigned> h(fenced_lines);
-        for (int rep = 0; rep < 3; ++rep) {
-          read_all<<<sms * 4, 1024>>>(flush, (256u << 20) / 4, sink);
-          CK(cudaDeviceSynchronize());
-          CK(cudaEventRecord(a));
-          store_lines<<<sms * blocks_per_sm, threads>>>(data, lines, fenced, ack);
-          CK(cudaEventRecord(b));
-          CK(cudaEventSynchronize(b));
-          CK(cudaGetLastError());
-          float ms = 0;
-          CK(cudaEventElapsedTime(&ms, a, b));
-          times.push_back(ms * 1e6f);
-        }
-        std::sort(times.begin(), times.end());
         unsigned early = 0, p50 = 0, p90 = 0;
         double mean = 0;
         if (fenced) {
@@ -116,7 +128,7 @@ int main() {
           for (unsigned v : second) mean += v;
           mean /= double(second.size());
         }
-        printf("%s,%zu,%d,%.0f,%u,%u,%u,%.1f\n", fenced ? "fenced" : "stream", granted >> 10, warps_per_sm, times[1],
+        printf("%s,%zu,%d,%.0f,%u,%u,%u,%.1f\n", fenced ? "fenced" : "stream", granted >> 10, warps_per_sm, ns,
                early, p50, p90, mean);
         fflush(stdout);
       }
@@ -131,24 +143,7 @@ int main() {
     size_t granted = 0;
     CK(cudaDeviceGetLimit(&granted, cudaLimitPersistingL2CacheSize));
     for (int scattered = 0; scattered < 2; ++scattered) {
-      float ns = -1;
-      if (granted != last) {
-        std::vector<float> times;
-        for (int rep = 0; rep < 3; ++rep) {
-          read_all<<<sms * 4, 1024>>>(flush, (256u << 20) / 4, sink);
-          CK(cudaDeviceSynchronize());
-          CK(cudaEventRecord(a));
-          store_lines<<<sms, 1024>>>(data, stream_lines, 0, ack, scattered);
-          CK(cudaEventRecord(b));
-          CK(cudaEventSynchronize(b));
-          CK(cudaGetLastError());
-          float ms = 0;
-          CK(cudaEventElapsedTime(&ms, a, b));
-          times.push_back(ms * 1e6f);
-        }
-        std::sort(times.begin(), times.end());
-        ns = times[1];
-      }
+      const float ns = granted != last ? launch.median_ns(sms, 1024, stream_lines, 0, scattered) : -1;
       printf("granted,%zu,%zu,%s,%.0f\n", want >> 10, granted >> 10, scattered ? "scattered" : "in_order", ns);
     }
     last = granted;
