@@ -33,9 +33,12 @@ struct KernelInfo {
   std::uint32_t shared_bytes_per_block = 0;  // static + dynamic
   std::uint64_t stream_id = 0;
   AccessPolicyWindow window;
-  // cudaLimitPersistingL2CacheSize requested for this run (S4.1); -1: the default,
-  // min(0.75 x L2, the preset's persisting maximum).
-  std::int64_t set_aside_bytes = -1;
+  // cudaLimitPersistingL2CacheSize asked for by this run (S4.1), in bytes, or one of:
+  // kNoSetAside, CUDA's default: a program that never sets the limit reserves nothing;
+  // kLargestSetAside: min(0.75 x L2, the preset's persisting maximum), as the programming guide's
+  // example sets it (the default of the library's persisting kernels, `set_aside_bytes = -1`).
+  static constexpr std::int64_t kNoSetAside = -1, kLargestSetAside = -2;
+  std::int64_t set_aside_bytes = kNoSetAside;
   // Where the launch is described, for errors the source cannot check itself (a block too large
   // for the chosen GPU): "trace.traceg:1-9", its header's lines. Empty for library kernels,
   // whose parameters are named in such errors already.

@@ -60,13 +60,13 @@ class GpuMemorySystem final : public MemorySystem {
     for (CacheOp op : {CacheOp::Default, CacheOp::Global, CacheOp::ReadOnly, CacheOp::Streaming})
       load_path_[static_cast<int>(op)] = choose_load_path(op);
     policy_.set_window(0, {});
-    l2_.set_set_aside(policy_.resolve_set_aside(-1));
+    l2_.set_set_aside(policy_.resolve_set_aside(traces::KernelInfo::kNoSetAside));
     register_stats(stats);
   }
 
   void begin_kernel(std::uint32_t kernel_slot, const traces::KernelInfo& kernel) override {
     // S4.1: the set-aside this run asked for; S4.2: this slot's window (num_bytes 0 disables).
-    l2_.set_set_aside(policy_.resolve_set_aside(kernel.set_aside_bytes));
+    l2_.set_set_aside(policy_.resolve_set_aside(kernel));
     policy_.set_window(kernel_slot, kernel.window);
     // L1s are not coherent: the GPU invalidates them at a kernel boundary.
     for (auto& l1 : l1_) l1.invalidate_all();

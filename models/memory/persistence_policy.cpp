@@ -50,8 +50,14 @@ PersistencePolicy::PersistencePolicy(const L2Spec& l2, std::uint64_t seed)
 
 std::uint64_t PersistencePolicy::resolve_set_aside(std::int64_t requested) const {
   if (!available_) return 0;
-  if (requested < 0) return std::min<std::uint64_t>(l2_bytes_ * 3 / 4, persist_max_);
+  if (requested == traces::KernelInfo::kLargestSetAside) return std::min<std::uint64_t>(l2_bytes_ * 3 / 4, persist_max_);
+  if (requested < 0) return 0;  // kNoSetAside: CUDA's default
   return std::min<std::uint64_t>(static_cast<std::uint64_t>(requested), persist_max_);
+}
+
+std::uint64_t PersistencePolicy::resolve_set_aside(const traces::KernelInfo& kernel) const {
+  const bool window_without = kernel.set_aside_bytes == traces::KernelInfo::kNoSetAside && kernel.window.bytes > 0;
+  return resolve_set_aside(window_without ? traces::KernelInfo::kLargestSetAside : kernel.set_aside_bytes);
 }
 
 std::uint64_t PersistencePolicy::threshold_for(double hit_ratio) {

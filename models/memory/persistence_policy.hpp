@@ -43,9 +43,13 @@ class PersistencePolicy {
  public:
   PersistencePolicy(const L2Spec& l2, std::uint64_t seed);
 
-  // S4.1: cudaLimitPersistingL2CacheSize. -1 asks for the default, min(0.75 x L2, preset's
-  // persistingL2CacheMaxSize); any request is capped by that maximum; 0 without persistence.
+  // S4.1: cudaLimitPersistingL2CacheSize. KernelInfo::kNoSetAside (CUDA's default) reserves
+  // nothing, kLargestSetAside min(0.75 x L2, the preset's persistingL2CacheMaxSize); any request
+  // is capped by that maximum; 0 without persistence.
   std::uint64_t resolve_set_aside(std::int64_t requested) const;
+  // A launch's: kNoSetAside with a window counts as kLargestSetAside, since a window does nothing
+  // without a set-aside and every program here that sets one reserves the guide's first.
+  std::uint64_t resolve_set_aside(const traces::KernelInfo& kernel) const;
 
   // S4.2: a window for a kernel slot; `bytes = 0` disables it. Its size is taken as given:
   // check_launch_policy() refused every window above accessPolicyMaxWindowSize at launch.

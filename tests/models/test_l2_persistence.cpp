@@ -75,14 +75,23 @@ AccessPolicyWindow window(std::uint64_t base, std::uint64_t bytes, double hit_ra
 
 }  // namespace
 
-TEST_CASE("S4.1 set-aside: default min(0.75 x L2, persisting max), requests capped by the maximum", "[memory][l2]") {
+TEST_CASE("S4.1 set-aside: none by default, the guide's min(0.75 x L2, persisting max) for a window, requests capped",
+          "[memory][l2]") {
   const Arch h = load_arch("hopper-h100");
   PersistencePolicy p(h.l2, 1);
-  CHECK(p.resolve_set_aside(-1) == std::min<std::uint64_t>(h.l2.size_bytes * 3 / 4, h.l2.persist_max_bytes));
+  const std::uint64_t guide = std::min<std::uint64_t>(h.l2.size_bytes * 3 / 4, h.l2.persist_max_bytes);
+  CHECK(p.resolve_set_aside(traces::KernelInfo::kNoSetAside) == 0);
+  CHECK(p.resolve_set_aside(traces::KernelInfo::kLargestSetAside) == guide);
+  traces::KernelInfo launch;
+  CHECK(p.resolve_set_aside(launch) == 0);
+  launch.window.bytes = 4096;
+  CHECK(p.resolve_set_aside(launch) == guide);
+  launch.set_aside_bytes = 0;
+  CHECK(p.resolve_set_aside(launch) == 0);
   CHECK(p.resolve_set_aside(16384) == 16384);
   CHECK(p.resolve_set_aside(std::int64_t{1} << 40) == h.l2.persist_max_bytes);
   PersistencePolicy fermi(load_arch("fermi-m2070").l2, 1);  // cc 2.0: no persistence (S4)
-  CHECK(fermi.resolve_set_aside(-1) == 0);
+  CHECK(fermi.resolve_set_aside(traces::KernelInfo::kLargestSetAside) == 0);
 }
 
 TEST_CASE("S4.3 16 KB set-aside, 32 KB window: hitRatio 0.5 keeps about 16 KB, 1.0 keeps the 16 KB most recently used",

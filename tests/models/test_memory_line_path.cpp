@@ -42,7 +42,9 @@ struct PerSectorReference {
         l1(SectorCacheGeometry{arch.l1.size_bytes, arch.l1.line_bytes, arch.l1.sector_bytes, arch.l1.ways}),
         policy(arch.l2, seed) {
     policy.set_window(0, window);
-    l2.set_set_aside(policy.resolve_set_aside(-1));
+    traces::KernelInfo launch;
+    launch.window = window;
+    l2.set_set_aside(policy.resolve_set_aside(launch));
   }
 
   sim::Cycle load(const traces::Instruction& inst, sim::Cycle now) {

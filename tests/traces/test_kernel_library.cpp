@@ -146,7 +146,9 @@ TEST_CASE("Derived and resolved parameters", "[kernels]") {
   CHECK(p.source->info().window.bytes == 1048576);
   CHECK(p.source->info().window.hit_ratio == 0.5);
   CHECK(p.source->info().window.base % (2 << 20) == 0);
-  CHECK(p.source->info().set_aside_bytes == -1);
+  CHECK(p.source->info().set_aside_bytes == KernelInfo::kLargestSetAside);  // kernels.cu sets it
+  CHECK(k.source->info().set_aside_bytes == KernelInfo::kNoSetAside);      // CUDA's default
+  CHECK(make_kernel("readOffset", {"set_aside_bytes=4096"}, {90}).source->info().set_aside_bytes == 4096);
   auto t = make_kernel("transposeShared", {"pad=1"}, {90});
   CHECK(t.source->info().shared_bytes_per_block == 32 * 33 * 4);
 }

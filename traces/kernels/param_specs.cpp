@@ -47,7 +47,7 @@ const std::vector<sim::ParamSpec>& l2_policy_params() {
     p.push_back(choice_param("hit_prop", "persisting", props, "access property of the hit_ratio part (S4.5)"));
     p.push_back(choice_param("miss_prop", "streaming", props, "access property of the rest of the window (S4.5)"));
     p.push_back(int_param("set_aside_bytes", -1, "bytes",
-                          "L2 set-aside for persisting lines (S4.1); -1 = min(0.75 x L2, the preset's maximum)", -1,
+                          "L2 set-aside for persisting lines (S4.1); -1 = as the kernel's program does: min(0.75 x L2, the preset's maximum) for persistKernel and persistLoop and for a launch with a window, none (CUDA's default) otherwise", -1,
                           1e15));
     return p;
   }();
@@ -73,14 +73,20 @@ AccessProperty property(const std::string& name) {
 }
 }  // namespace
 
-void apply_l2_policy(const KernelArgs& args, std::uint64_t hot_base, KernelInfo& info) {
+void apply_l2_policy(const KernelArgs& args, std::uint64_t hot_base, KernelInfo& info, bool sets_set_aside) {
   std::int64_t bytes = args.integer("window_bytes");
   info.window.base = bytes > 0 ? hot_base : 0;
   info.window.bytes = static_cast<std::uint64_t>(bytes);
   info.window.hit_ratio = args.real("hit_ratio");
   info.window.hit_prop = property(args.text("hit_prop"));
   info.window.miss_prop = property(args.text("miss_prop"));
-  info.set_aside_bytes = args.integer("set_aside_bytes");
+  // kernels.cu sets the guide's set-aside before its persistence families only; a set-aside
+  // changes how the L2 writes back even without a window (h100-measured/setaside_stores.csv).
+  // A launch with a window gets it anyway (PersistencePolicy::resolve_set_aside).
+  const std::int64_t set_aside = args.integer("set_aside_bytes");
+  info.set_aside_bytes = set_aside >= 0        ? set_aside
+                         : sets_set_aside ? KernelInfo::kLargestSetAside
+                                          : KernelInfo::kNoSetAside;
 }
 
 }  // namespace warpsim::traces::kernels

@@ -27,6 +27,8 @@ bool is_l2_policy_param(const std::string& key);
 std::vector<sim::ParamSpec> with_l2_policy(std::vector<sim::ParamSpec> own);
 
 // Fills info.window (based at `hot_base`, the kernel's hot buffer) and info.set_aside_bytes.
-void apply_l2_policy(const KernelArgs& args, std::uint64_t hot_base, KernelInfo& info);
+// `sets_set_aside`: the kernel's program reserves the guide's set-aside before it launches
+// (persistKernel, persistLoop), so set_aside_bytes = -1 means that one even without a window.
+void apply_l2_policy(const KernelArgs& args, std::uint64_t hot_base, KernelInfo& info, bool sets_set_aside = false);
 
 }  // namespace warpsim::traces::kernels

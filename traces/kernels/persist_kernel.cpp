@@ -102,7 +102,7 @@ std::unique_ptr<KernelSource> build(KernelArgs& args) {
   KernelInfo info = launch_1d(args, "persistKernel", static_cast<std::uint64_t>(p.data / block * block), 1, false);
   if (info.grid.x * std::uint64_t(info.block.x) > 2147483647ull)
     args.reject("grid", "grid x block exceeds the kernel's int thread index");
-  apply_l2_policy(args, p.persistent, info);
+  apply_l2_policy(args, p.persistent, info, /*sets_set_aside=*/true);
   return std::make_unique<LibraryKernel<PersistLogic>>(std::move(info),
                                                        sass_program(args.isa(), "_Z13persistKernelPiS_ii"), p);
 }

@@ -103,7 +103,7 @@ std::unique_ptr<KernelSource> build(KernelArgs& args) {
   heap.allocate(static_cast<std::uint64_t>(bytes));  // p2, the other stream's region
   p.out = heap.allocate(4);
   KernelInfo info = launch_1d(args, "persistLoop", 0, 1, false);
-  apply_l2_policy(args, p.persistent, info);
+  apply_l2_policy(args, p.persistent, info, /*sets_set_aside=*/true);
   return std::make_unique<LibraryKernel<LoopLogic>>(std::move(info), sass_program(args.isa(), "_Z11persistLoopPiiiS_"), p);
 }
 
