@@ -38,6 +38,9 @@ L2Cache::L2Cache(const L2Spec& spec, std::uint64_t core_clock_khz, DramModel& dr
       fill_partial_writes_(spec.fill_partial_writes),
       salt_(sim::mix64(sim::hash_path("gpu.l2.slice_hash"))) {
   sets_per_slice_ = cache_.sets() / slices_;
+  way_bytes_ = std::max<std::uint64_t>(1, spec.size_bytes / std::max<std::uint32_t>(1, spec.ways));
+  for (double cycles : spec.set_aside_write_back_cycles)
+    write_back_fixed_by_ways_.push_back(static_cast<std::uint64_t>(cycles * kFrac + 0.5));
   slices_per_partition_ = std::max<std::uint32_t>(1, slices_ / partitions_);
   sectors_per_fetch_ = std::clamp<std::uint32_t>(kDramFetchBytes / sector_bytes_, 1, cache_.sectors_per_line());
   const std::uint32_t per_cycle = std::max<std::uint32_t>(1, spec.bytes_per_cycle_per_slice);

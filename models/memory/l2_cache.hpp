@@ -229,6 +229,12 @@ class L2Cache {
   std::vector<std::uint32_t> prev_, next_;
   std::uint32_t head_ = kNil, tail_ = kNil;
   std::uint64_t persisting_lines_ = 0, persist_capacity_lines_ = 0;
+  // What a write-back holds its slice's port with the current set-aside, fixed point:
+  // l2.set_aside_write_back_cycles at the set-aside's ways (the driver grants whole ways, of
+  // way_bytes_ each: h100-measured/setaside_stores.csv).
+  std::uint64_t write_back_fixed_ = 0;
+  std::vector<std::uint64_t> write_back_fixed_by_ways_;
+  std::uint64_t way_bytes_ = 1;
   std::uint64_t hits_ = 0, lookups_ = 0, forwarded_ = 0;
   // The last home line looked up: a warp's sectors come in runs on one line, so the next lookup
   // is usually the same line (checked against the slot's set and tag: an eviction, or a copy of

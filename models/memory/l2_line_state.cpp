@@ -56,6 +56,16 @@ void L2Cache::write_back(const SectorCache::Line& line, sim::Cycle now) {
   const std::uint8_t dirty = cache_.dirty_mask(line);
   if (dirty == 0) return;
   const std::uint64_t base = cache_.tag(line) * line_bytes_;
+  if (write_back_fixed_ != 0) {
+    // With ways set aside the H100 writes dirty lines back at a rate that falls with them, the
+    // same whatever the order of the lines or the warps storing them (setaside_stores.csv; the
+    // rate is not DRAM's): the write-back holds its home slice's port, so reads and stores there
+    // wait behind it too (a copy takes the read and the write stream's time added up).
+    const std::uint32_t slice = (line.slot / cache_.ways()) / sets_per_slice_;
+    const std::uint64_t start = std::max(now * kFrac, slice_free_[slice]);
+    slice_free_[slice] = start + write_back_fixed_;
+    now = (start + kFrac - 1) / kFrac;
+  }
   for (std::uint32_t s = 0; s < cache_.sectors_per_line(); ++s)
     if ((dirty >> s) & 1u)
       write_back_taken_ = std::max(write_back_taken_, dram_.write(base + std::uint64_t{s} * sector_bytes_, sector_bytes_, now));
@@ -96,6 +106,9 @@ void L2Cache::list_push_front(std::uint32_t slot) {
 
 void L2Cache::set_set_aside(std::uint64_t bytes) {
   persist_capacity_lines_ = bytes / line_bytes_;
+  const std::uint64_t ways = (bytes + way_bytes_ - 1) / way_bytes_;
+  const auto& by_ways = write_back_fixed_by_ways_;
+  write_back_fixed_ = by_ways.empty() ? 0 : by_ways[std::min<std::uint64_t>(ways, by_ways.size() - 1)];
   while (persisting_lines_ > persist_capacity_lines_) make_normal(cache_.line_at(tail_));
 }
 

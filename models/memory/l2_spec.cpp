@@ -1,5 +1,7 @@
 #include "models/memory/l2_spec.hpp"
 
+#include <cstdlib>
+#include <sstream>
 #include <string>
 
 #include "models/memory/replacement_policies.hpp"
@@ -41,6 +43,9 @@ std::vector<sim::ParamSpec> L2Spec::params() {
       flag("l2.persistence", "CUDA L2 persistence controls are available (S4, cc >= 8.0)"),
       integer("l2.persist_max_bytes", "bytes", "persistingL2CacheMaxSize: largest set-aside (S4.1, S4.7)", 0),
       integer("l2.max_window_bytes", "bytes", "accessPolicyMaxWindowSize (S4.2, S4.7)", 0),
+      text("l2.set_aside_write_back_cycles",
+           "cycles more a dirty line's write-back holds its L2 slice with 0, 1, 2, ... ways set aside for "
+           "persisting lines, space-separated (ways past the list take the last; empty: no cost)"),
   };
 }
 
@@ -79,6 +84,15 @@ L2Spec L2Spec::from_config(const sim::Config& config) {
                  {"l2.partitions"},
                  "digit " + std::to_string(i + 1) + " ('" + near[i] + "') is not a partition below l2.partitions");
   for (char digit : near) s.sm_partitions.push_back(static_cast<std::uint8_t>(digit - '0'));
+  std::istringstream costs(read.text("l2.set_aside_write_back_cycles"));
+  for (std::string word; costs >> word;) {
+    char* end = nullptr;
+    const double cycles = std::strtod(word.c_str(), &end);
+    read.require(end != word.c_str() && *end == '\0' && cycles >= 0 && cycles <= 1e4, "l2.set_aside_write_back_cycles",
+                 {}, "entry " + std::to_string(s.set_aside_write_back_cycles.size() + 1) + " ('" + word +
+                         "') is not a number of cycles from 0 to 10000");
+    s.set_aside_write_back_cycles.push_back(cycles);
+  }
   return s;
 }
 

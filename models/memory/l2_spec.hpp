@@ -28,6 +28,10 @@ struct L2Spec {
   bool fill_partial_writes = false;       // DRAM ECC: a partial-sector store fetches the sector
   bool persistence = false;
   std::uint64_t persist_max_bytes = 0, max_window_bytes = 0;
+  // l2.set_aside_write_back_cycles: entry w is how many cycles more a write-back holds its slice
+  // while w ways are set aside for persisting lines (ways past the list take the last entry).
+  // Empty: a set-aside costs write-backs nothing.
+  std::vector<double> set_aside_write_back_cycles;
 
   std::uint32_t partition_near(std::uint32_t sm) const {
     return sm_partitions.empty() ? 0 : sm_partitions[sm % sm_partitions.size()];
