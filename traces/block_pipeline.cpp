@@ -3,10 +3,17 @@
 namespace warpsim::traces {
 
 BlockPipeline::BlockPipeline(std::unique_ptr<BlockProducer> producer, std::shared_ptr<ReadAheadTurns> turns)
-    : turns_(std::move(turns)),
-      ticket_(turns_ ? turns_->join(*this) : 0),
-      producer_(std::move(producer)),
-      thread_([this] { run(); }) {}
+    : turns_(std::move(turns)), producer_(std::move(producer)) {
+  // In line only now that the locks and conditions exist: from here on, the launch before this
+  // one may hand its turn over (turn_came) from its own thread at any moment.
+  if (turns_) ticket_ = turns_->join(*this);
+  try {
+    thread_ = std::thread([this] { run(); });
+  } catch (...) {
+    leave_turns();  // nobody may wake a pipeline that was never made
+    throw;
+  }
+}
 
 BlockPipeline::~BlockPipeline() {
   leave_turns();  // before stopping: nobody may wake this pipeline once it is gone

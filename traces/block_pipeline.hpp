@@ -81,7 +81,7 @@ class BlockPipeline {
   bool stopping_ = false;
   std::exception_ptr error_;
   std::vector<std::string> warnings_;
-  std::thread thread_;  // last: started once everything above is constructed
+  std::thread thread_;  // started by the constructor's body, once everything above exists
 };
 
 }  // namespace warpsim::traces
