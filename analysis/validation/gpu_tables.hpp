@@ -4,6 +4,7 @@
 // (persist_10MB.csv). One code for all of them; a MeasuredGpu says where its files are and which
 // preset simulates it.
 #include <string>
+#include <vector>
 
 #include "analysis/validation/validation.hpp"
 
@@ -15,6 +16,9 @@ struct MeasuredGpu {
   std::string folder;  // its files, within validation_data_dir() ("" for the top level)
   std::string origin;  // how the tables' sources name the files: "calibration/h100"
   std::string board;   // "H100 80GB HBM3"
+  // Further tables of the calibration kernels measured as offset.csv and stride.csv were, each
+  // within validation_data_dir(): "h100-measured/sparse.csv".
+  std::vector<std::string> more_counters = {};
 };
 
 TableBuilder counters_table(const MeasuredGpu& gpu);

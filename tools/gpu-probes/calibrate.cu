@@ -4,7 +4,7 @@
 // `calibrate` runs each family, under Nsight Compute where it needs counters, and writes the CSVs.
 //
 //   calibrate_kernels FAMILY [--ncu] [--reps=N]
-//   FAMILY: device | chase | dispatch | bandwidth | offset | stride | persist
+//   FAMILY: device | chase | dispatch | bandwidth | offset | stride | sparse | persist
 //   calibrate_kernels persist --check   (whether this GPU grants a persisting set-aside)
 //
 // Timed families print "case,params,median_ms,min_ms,reps" rows; with --ncu each case launches
@@ -278,11 +278,34 @@ void persist_family(const Mode& mode) {
   CK(cudaFree(streaming));
 }
 
+// ---- sparse: stridedRead past stride 64, every load its own 64-byte DRAM piece ----------------
+// One float per 4 x stride bytes, so DRAM reads 64 bytes (a pair of sectors) per load and stride
+// sets how far apart those pieces lie: 64 B at stride 16 up to 4 KB at 1024. The array is sized
+// so that the pieces read add up to 256 MB (64 MB at stride 1024, where n stops at 2^30): far
+// more than L2 holds, so every timed launch reads DRAM as the first did.
+void sparse_family(const Mode& mode) {
+  if (!mode.profiled) printf("case,params,event_median_ms,event_min_ms,reps\n");
+  const long long most = 1ll << 30;
+  float *A, *C;
+  CK(cudaMalloc(&A, size_t(most) * 4));
+  CK(cudaMalloc(&C, size_t(most / 16) * 4));
+  probe::fill_random(A, size_t(most), 1);
+  for (int st : {16, 32, 64, 128, 256, 512, 1024}) {
+    const long long n = std::min(most, (256ll << 20) / 64 * st);
+    const int m = int(n / st), bs = 256, lg = __builtin_ctzll(n);
+    dim3 g((m + bs - 1) / bs);
+    run_case(mode, "stridedRead", params("lg=%lld;bs=%lld;stride=%lld", lg, bs, st),
+             [&] { stridedRead<<<g, bs>>>(A, C, int(n), st); });
+  }
+  CK(cudaFree(A));
+  CK(cudaFree(C));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s device|chase|dispatch|bandwidth|offset|stride|persist [--ncu] [--reps=N] | persist --check\n",
+    fprintf(stderr, "usage: %s device|chase|dispatch|bandwidth|offset|stride|sparse|persist [--ncu] [--reps=N] | persist --check\n",
             argv[0]);
     return 2;
   }
@@ -294,6 +317,7 @@ int main(int argc, char** argv) {
   else if (family == "bandwidth") bandwidth_family(mode);
   else if (family == "offset") offset_stride_family(mode, true);
   else if (family == "stride") offset_stride_family(mode, false);
+  else if (family == "sparse") sparse_family(mode);
   else if (family == "persist" && argc > 2 && std::string(argv[2]) == "--check") persist_check();
   else if (family == "persist") persist_family(mode);
   else {
