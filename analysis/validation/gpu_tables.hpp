@@ -16,8 +16,8 @@ struct MeasuredGpu {
   std::string folder;  // its files, within validation_data_dir() ("" for the top level)
   std::string origin;  // how the tables' sources name the files: "calibration/h100"
   std::string board;   // "H100 80GB HBM3"
-  // Further tables of the calibration kernels measured as offset.csv and stride.csv were, each
-  // within validation_data_dir(): "h100-measured/sparse.csv".
+  // More tables of the calibration kernels, measured as offset.csv and stride.csv were; paths
+  // within validation_data_dir(), e.g. "h100-measured/sparse.csv".
   std::vector<std::string> more_counters = {};
 };
 

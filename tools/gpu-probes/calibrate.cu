@@ -281,8 +281,8 @@ void persist_family(const Mode& mode) {
 // ---- sparse: stridedRead past stride 64, every load its own 64-byte DRAM piece ----------------
 // One float per 4 x stride bytes, so DRAM reads 64 bytes (a pair of sectors) per load and stride
 // sets how far apart those pieces lie: 64 B at stride 16 up to 4 KB at 1024. The array is sized
-// so that the pieces read add up to 256 MB (64 MB at stride 1024, where n stops at 2^30): far
-// more than L2 holds, so every timed launch reads DRAM as the first did.
+// so that the pieces read add up to 256 MB (128 and 64 MB at strides 512 and 1024, where n stops
+// at 2^30): far more than L2 holds, so every timed launch reads DRAM as the first did.
 void sparse_family(const Mode& mode) {
   if (!mode.profiled) printf("case,params,event_median_ms,event_min_ms,reps\n");
   const long long most = 1ll << 30;
