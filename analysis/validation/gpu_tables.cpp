@@ -73,6 +73,19 @@ RunRequest calibration_request(const std::string& arch, const Row& row) {
   return request(arch, row.at("kernel"), params);
 }
 
+std::vector<ValidationRow> calibration_rows(const CsvTable& t, std::size_t i, const models::RunResult& result) {
+  const auto& r = t.rows[i];
+  const std::string label = r.at("kernel") + " " + r.at("params");
+  std::vector<ValidationRow> rows;
+  for (const auto& c : kExactCounters)
+    rows.push_back(row(label + " " + c.metric, t.number(i, c.ncu), RunCache::metric(result, c.metric), Tolerance::exact()));
+  rows.push_back(l1_hit_row(label, t, i, result));
+  rows.push_back(row(label + " time_ns", t.number(i, "gpu__time_duration.sum"), result.time_ms * 1e6,
+                     Tolerance::relative(0.10)));
+  if (split_params(r.at("params")).at("lg") == "26") rows.push_back(occupancy_row(label, t, i, result));
+  return rows;
+}
+
 TableBuilder counters_table(const MeasuredGpu& gpu) {
   auto files = [gpu] {
     std::vector<CsvTable> all{data_file(gpu, "offset.csv"), data_file(gpu, "stride.csv")};
@@ -95,15 +108,7 @@ TableBuilder counters_table(const MeasuredGpu& gpu) {
                 const auto& r = t.rows[i];
                 if (!wanted(r, o)) continue;
                 const auto& result = cache.get(calibration_request(table_arch(gpu.preset, o), r));
-                std::string label = r.at("kernel") + " " + r.at("params");
-                for (const auto& c : kExactCounters)
-                  table.rows.push_back(row(label + " " + c.metric, t.number(i, c.ncu),
-                                           RunCache::metric(result, c.metric), Tolerance::exact()));
-                table.rows.push_back(l1_hit_row(label, t, i, result));
-                table.rows.push_back(row(label + " time_ns", t.number(i, "gpu__time_duration.sum"),
-                                         result.time_ms * 1e6, Tolerance::relative(0.10)));
-                if (split_params(r.at("params")).at("lg") == "26")
-                  table.rows.push_back(occupancy_row(label, t, i, result));
+                for (auto& v : calibration_rows(t, i, result)) table.rows.push_back(std::move(v));
               }
             return table;
           }};

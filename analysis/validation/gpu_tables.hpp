@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/validation/reference_data.hpp"
 #include "analysis/validation/validation.hpp"
 
 namespace warpsim::analysis {
@@ -34,6 +35,9 @@ std::string table_arch(const std::string& own, const ValidationOptions& options)
 // offset=.." or "stride=.."), persist_10MB.csv, dispatch.csv; a chase of latency.csv's working set
 // (in KB) for `steps` dependent loads.
 models::RunRequest calibration_request(const std::string& arch, const std::map<std::string, std::string>& row);
+// The counters table's rows for row `i` of a calibration table (offset.csv, stride.csv, ...)
+// simulated as `result`: exact counts, L1 hit rate, time, and at n = 2^26 achieved occupancy.
+std::vector<ValidationRow> calibration_rows(const CsvTable& t, std::size_t i, const models::RunResult& result);
 models::RunRequest persist_request(const std::string& arch, const std::map<std::string, std::string>& row);
 models::RunRequest empty_request(const std::string& arch, const std::map<std::string, std::string>& row);
 models::RunRequest chase_request(const std::string& arch, const std::string& kb, int steps);
