@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <utility>
 
 namespace warpsim::sim {
 namespace {
@@ -47,6 +48,41 @@ void free_zeroed(void* memory, std::size_t bytes, bool huge) {
   if (memory == nullptr) return;
   if (huge) munmap(memory, rounded_to_huge_pages(bytes));
   else std::free(static_cast<void**>(memory)[-1]);
+}
+
+ZeroPagesArena::ZeroPagesArena(std::size_t bytes) : size_(bytes) {
+  if (bytes == 0) return;
+  void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) throw std::bad_alloc();
+  memory_ = static_cast<std::byte*>(memory);
+}
+
+ZeroPagesArena::ZeroPagesArena(ZeroPagesArena&& other) noexcept
+    : memory_(std::exchange(other.memory_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      used_(std::exchange(other.used_, 0)) {}
+
+ZeroPagesArena& ZeroPagesArena::operator=(ZeroPagesArena&& other) noexcept {
+  if (this != &other) {
+    if (memory_ != nullptr) munmap(memory_, size_);
+    memory_ = std::exchange(other.memory_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    used_ = std::exchange(other.used_, 0);
+  }
+  return *this;
+}
+
+ZeroPagesArena::~ZeroPagesArena() {
+  if (memory_ != nullptr) munmap(memory_, size_);
+}
+
+void* ZeroPagesArena::take(std::size_t bytes, std::size_t alignment) {
+  // A heap puts its header before each block: the gap first, so that no two pieces start at the
+  // same offset of their pages unless their sizes make them.
+  const std::size_t start = (used_ + kGap + alignment - 1) / alignment * alignment;
+  if (memory_ == nullptr || start + bytes > size_) throw std::bad_alloc();
+  used_ = start + bytes;
+  return memory_ + start;
 }
 
 }  // namespace warpsim::sim

@@ -49,11 +49,14 @@ class GpuMemorySystem final : public MemorySystem {
     // replacement, we assume the L1's.
     const memory::SectorCacheGeometry ro{specs.l1.readonly_size_bytes, specs.l1.readonly_line_bytes,
                                          specs.l1.readonly_line_bytes, specs.l1.ways, specs.l1.replacement};
+    // The SMs' caches share one mapping of zero pages: a short run touches few of their sets.
+    caches_arena_ = sim::ZeroPagesArena(std::size_t{specs.sms} *
+                                        (SectorCache::arena_bytes(l1) + SectorCache::arena_bytes(ro)));
     l1_.reserve(specs.sms);
     readonly_.reserve(specs.sms);
     for (std::uint32_t sm = 0; sm < specs.sms; ++sm) {
-      l1_.emplace_back(l1);
-      readonly_.emplace_back(ro);
+      l1_.emplace_back(l1, &caches_arena_);
+      readonly_.emplace_back(ro, &caches_arena_);
       near_.push_back(static_cast<std::uint8_t>(specs.l2.partition_near(sm)));
     }
     l1_free_.assign(specs.sms, 0);
@@ -349,6 +352,7 @@ class GpuMemorySystem final : public MemorySystem {
   memory::L2Cache l2_;
   memory::PersistencePolicy policy_;
   bool sectored_l1_;
+  sim::ZeroPagesArena caches_arena_;  // the words of l1_ and readonly_: declared first, goes last
   std::vector<SectorCache> l1_, readonly_;
   std::vector<sim::Cycle> l1_free_;
   std::vector<std::uint8_t> near_;  // by SM: the L2 partition it is near (L2Spec::partition_near)

@@ -9,7 +9,15 @@
 
 namespace warpsim::models::memory {
 
-SectorCache::SectorCache(const SectorCacheGeometry& g) {
+namespace {
+
+// A cache's state, at least this large, lies on huge pages of its own (below).
+constexpr std::size_t kHugeBytes = std::size_t{8} << 20;
+constexpr std::size_t kWordsAlignment = 64;
+
+}  // namespace
+
+SectorCache::SectorCache(const SectorCacheGeometry& g, sim::ZeroPagesArena* arena) {
   if (g.bytes == 0) return;  // no cache of this kind (e.g. Hopper's separate read-only cache)
   if (g.line_bytes == 0 || g.sector_bytes == 0 || g.ways == 0 || g.line_bytes % g.sector_bytes != 0 ||
       g.line_bytes / g.sector_bytes > kMaxSectorsPerLine)
@@ -33,13 +41,31 @@ SectorCache::SectorCache(const SectorCacheGeometry& g) {
   // until a set is used. An H100 L2 is ~13 MB of state touched at random, so it is advised as
   // huge pages (4 KB pages would add a TLB miss to most accesses); small caches (an L1: ~64 KB,
   // one per SM) keep ordinary pages.
+  // An L1 among a GPU's 132 comes from their arena, where the heap's calloc would clear it
+  // (writing every page; about a third of a short run's page faults).
   const std::size_t bytes = block_words_ * sets_ * sizeof(std::uint64_t);
-  const bool huge = bytes >= (std::size_t{8} << 20);
-  words_ = std::unique_ptr<std::uint64_t[], UnmapWords>(static_cast<std::uint64_t*>(sim::allocate_zeroed(bytes, 64, huge)),
-                                                       UnmapWords{bytes, huge});
+  const bool huge = bytes >= kHugeBytes;
+  if (arena != nullptr && !huge) {
+    words_ = std::unique_ptr<std::uint64_t[], UnmapWords>(
+        static_cast<std::uint64_t*>(arena->take(bytes, kWordsAlignment)), UnmapWords{bytes, false, true});
+    return;
+  }
+  words_ = std::unique_ptr<std::uint64_t[], UnmapWords>(
+      static_cast<std::uint64_t*>(sim::allocate_zeroed(bytes, kWordsAlignment, huge)), UnmapWords{bytes, huge});
 }
 
-void UnmapWords::operator()(std::uint64_t* p) const { sim::free_zeroed(p, bytes, huge); }
+std::size_t SectorCache::arena_bytes(const SectorCacheGeometry& g) {
+  if (g.bytes == 0 || g.line_bytes == 0 || g.ways == 0 || g.sector_bytes == 0) return 0;
+  const std::uint64_t sets = std::max<std::uint64_t>(1, g.bytes / g.line_bytes / g.ways);
+  const std::uint64_t sectors = g.line_bytes / g.sector_bytes;
+  const std::size_t words = std::size_t{g.ways} * 2 + (std::size_t{g.ways} * sectors + 1) / 2;
+  const std::size_t bytes = words * sets * sizeof(std::uint64_t);
+  return bytes >= kHugeBytes ? 0 : sim::ZeroPagesArena::reserved(bytes, kWordsAlignment);
+}
+
+void UnmapWords::operator()(std::uint64_t* p) const {
+  if (!in_arena) sim::free_zeroed(p, bytes, huge);
+}
 
 void SectorCache::rebase(sim::Cycle ready) {
   const sim::Cycle epoch = ready - (kReadyMask + 1) / 2;

@@ -13,6 +13,7 @@
 #include "models/memory/replacement_policies.hpp"
 #include "models/memory/way_scan.hpp"
 #include "sim/time.hpp"
+#include "sim/zero_pages.hpp"
 
 namespace warpsim::models::memory {
 
@@ -27,10 +28,11 @@ struct SectorCacheGeometry {
   std::uint32_t replacement = 0;  // its position in ReplacementPolicies
 };
 
-// Gives back a cache's words (sim/zero_pages.hpp).
+// Gives back a cache's words (sim/zero_pages.hpp); words from an arena go with the arena.
 struct UnmapWords {
   std::size_t bytes = 0;
   bool huge = false;
+  bool in_arena = false;
   void operator()(std::uint64_t* p) const;
 };
 
@@ -39,7 +41,11 @@ class SectorCache {
   static constexpr std::uint32_t kNone = 0xffffffffu;
   static constexpr std::uint32_t kMaxSectorsPerLine = 8;
 
-  explicit SectorCache(const SectorCacheGeometry& geometry);
+  // The words of a cache under 8 MB come from `arena` when one is given (it must outlive the
+  // cache and have room for arena_bytes(geometry)), else from the heap.
+  explicit SectorCache(const SectorCacheGeometry& geometry, sim::ZeroPagesArena* arena = nullptr);
+  // What a cache of this geometry takes of an arena's room (0: none; its words are mapped apart).
+  static std::size_t arena_bytes(const SectorCacheGeometry& geometry);
 
   std::uint32_t sets() const { return sets_; }
   std::uint32_t ways() const { return ways_; }
