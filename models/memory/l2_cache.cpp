@@ -70,8 +70,8 @@ std::uint32_t L2Cache::slice_of(std::uint64_t line_number) const {
 L2Cache::Where L2Cache::locate(std::uint64_t address) const {
   const std::uint64_t line = cache_.line_of(address);
   const std::uint32_t slice = slice_of(line);
-  const std::uint32_t set = slice * sets_per_slice_ + static_cast<std::uint32_t>((line / slices_) % sets_per_slice_);
-  return Where{line, set, slice, cache_.sector_of(address)};
+  return Where{line, set_in_slice(static_cast<std::uint32_t>((line / slices_) % sets_per_slice_), slice), slice,
+               cache_.sector_of(address)};
 }
 
 L2Cache::Where L2Cache::locate_memo(std::uint64_t address) {

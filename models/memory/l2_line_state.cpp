@@ -61,7 +61,7 @@ void L2Cache::write_back(const SectorCache::Line& line, sim::Cycle now) {
     // same whatever the order of the lines or the warps storing them (setaside_stores.csv; the
     // rate is not DRAM's): the write-back holds its home slice's port, so reads and stores there
     // wait behind it too (a copy takes the read and the write stream's time added up).
-    const std::uint32_t slice = (line.slot / cache_.ways()) / sets_per_slice_;
+    const std::uint32_t slice = slice_of_set(line.slot / cache_.ways());
     const std::uint64_t start = std::max(now * kFrac, slice_free_[slice]);
     slice_free_[slice] = start + write_back_fixed_;
     now = (start + kFrac - 1) / kFrac;
@@ -147,10 +147,14 @@ void L2Cache::invalidate(std::uint64_t base, std::uint64_t bytes) {
 }
 
 void L2Cache::flush(sim::Cycle now) {
-  for (std::uint32_t slot = 0; slot < cache_.line_count(); ++slot) {
-    const SectorCache::Line line = cache_.line_at(slot);
-    if (cache_.valid(line)) write_back(line, now);
-  }
+  // Slice by slice, each slice's sets in order: the order of the write-backs sets their DRAM
+  // times.
+  for (std::uint32_t slice = 0; slice < slices_; ++slice)
+    for (std::uint32_t index = 0; index < sets_per_slice_; ++index)
+      for (std::uint32_t way = 0; way < cache_.ways(); ++way) {
+        const SectorCache::Line line = cache_.line_at(set_in_slice(index, slice) * cache_.ways() + way);
+        if (cache_.valid(line)) write_back(line, now);
+      }
 }
 
 }  // namespace warpsim::models::memory
