@@ -1,5 +1,7 @@
 #include "models/sampling/wave_measure.hpp"
 
+#include <algorithm>
+
 #include "models/sampling/count_math.hpp"
 
 namespace warpsim::models::sampling {
@@ -22,31 +24,47 @@ bool WaveMeasure::warm_after(const Reading& before, const Reading& now) const {
   return turned_over || resident || draining;
 }
 
-void WaveMeasure::add(const LaunchTotals& totals, std::uint64_t retired) {
+double half_spread(const std::vector<sim::Cycle>& cycles, sim::Cycle window, std::uint32_t min_blocks) {
+  if (cycles.size() < std::max<std::size_t>(2, min_blocks) || window == 0) return 0.5;
+  const std::size_t half = (cycles.size() + 1) / 2;
+  sim::Cycle shortest = cycles.back() - cycles.front();
+  for (std::size_t i = 0; i + half <= cycles.size(); ++i) shortest = std::min(shortest, cycles[i + half - 1] - cycles[i]);
+  return double(shortest) / double(window);
+}
+
+void WaveMeasure::add(const LaunchTotals& totals, std::uint64_t retired, sim::Cycle at) {
   readings_.push_back({totals, retired});
   next_boundary_ = retired - retired % wave_ + wave_;
+  const sim::Cycle window = at - last_reading_cycle_;
+  last_reading_cycle_ = at;
   const std::size_t n = readings_.size();
   if (n < 2) return;
+  if (!out_of_step_)
+    out_of_step_ = half_spread(retire_cycles_, window, warm_rule_.spread_min_blocks) >= warm_rule_.spread_share;
+  retire_cycles_.clear();
   const Reading& before = readings_[n - 2];
   const Reading& now = readings_[n - 1];
   if (warm_) {
     if (n - 1 <= warm_reading_ + warm_rule_.settle_waves) return;
     steady_.add({now.totals.gpu.cycles - before.totals.gpu.cycles, now.retired - before.retired,
                  now.totals.gpu.warp_instructions - before.totals.gpu.warp_instructions});
-  } else if (n - 1 >= warm_rule_.min_waves && warm_after(before, now)) {
+  } else if (n - 1 >= warm_rule_.min_waves && out_of_step_ && warm_after(before, now)) {
     warm_ = true;
     warm_reading_ = n - 1;
   }
 }
 
-void WaveMeasure::restart(const LaunchTotals& totals, std::uint64_t retired) {
+void WaveMeasure::restart(const LaunchTotals& totals, std::uint64_t retired, sim::Cycle at) {
   readings_.assign(1, {totals, retired});
+  last_reading_cycle_ = at;
   next_boundary_ = retired - retired % wave_ + wave_;
   steady_ = SteadyState(steady_rule_);
   warm_reading_ = 0;
 }
 
 std::string WaveMeasure::describe() const {
+  if (!warm_ && !out_of_step_)
+    return "its blocks never left the launch's lockstep (half of a wave's retirements within a quarter of it)";
   if (!warm_) return "the caches never warmed (the L2 neither turned over nor drained its dirty data)";
   return steady_.describe();
 }

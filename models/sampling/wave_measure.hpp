@@ -22,13 +22,27 @@ namespace warpsim::models::sampling {
 // - resident: the window missed nothing in L2 (what it uses stays there);
 // - draining: the window wrote back to DRAM at least `drain_share` of the bytes it stored, so
 //   dirty data leaves the L2 as fast as it comes (the dirty-line limit, or a full L2, reached).
+// ... and, in that window or one before it, the blocks have fallen out of the launch's lockstep:
+// a launch starts every SM's blocks at once, and they keep starting, and so retiring, in bursts
+// for waves after (a K20X readOffsetUnroll: a wave's 56 blocks start within 110 cycles of each
+// other in the first wave, 1,270 in the fourth, the whole wave's 5,300 from the 15th on), while
+// blocks that start together wait for DRAM together and run 3% slower. Out of step: the shortest
+// stretch of the window that holds half its retirements is at least `spread_share` of the
+// window (retirements spread evenly over it give one half). A window of fewer than
+// `spread_min_blocks` retirements cannot tell and counts as out of step.
 // The windows that count toward steady state start `settle_waves` after the warm one: DRAM's
 // write queues fill for a wave or two after write-backs begin.
 struct WarmRule {
   std::uint32_t min_waves = 2;
   double drain_share = 0.9;
+  double spread_share = 0.25;
+  std::uint32_t spread_min_blocks = 8;
   std::uint32_t settle_waves = 1;
 };
+
+// The shortest stretch holding half of `cycles` (retirement cycles, in order), as a share of
+// `window` cycles; 0.5 when there are too few to tell (fewer than `min_blocks`).
+double half_spread(const std::vector<sim::Cycle>& cycles, sim::Cycle window, std::uint32_t min_blocks);
 
 // What skipping blocks credits, extrapolated from the steady windows.
 struct Credit {
@@ -46,12 +60,16 @@ class WaveMeasure {
 
   // The count of retired blocks at which the next reading is due.
   std::uint64_t next_boundary() const { return next_boundary_; }
+  // `blocks` of the launch's blocks retired at `now` (every retirement, readings or not).
+  void retired(std::uint64_t blocks, sim::Cycle now) {
+    if (!warm_ && !out_of_step_) retire_cycles_.insert(retire_cycles_.end(), blocks, now);
+  }
   // A reading of the launch's totals with `retired` of its blocks retired (at or past
-  // next_boundary()). The first is taken when the launch starts.
-  void add(const LaunchTotals& totals, std::uint64_t retired);
+  // next_boundary()), at `now`. The first is taken when the launch starts.
+  void add(const LaunchTotals& totals, std::uint64_t retired, sim::Cycle now);
   // Blocks were skipped: measuring starts over from this reading, with the caches still warm
   // (a settling wave first: the blocks in flight meet those after the skip).
-  void restart(const LaunchTotals& totals, std::uint64_t retired);
+  void restart(const LaunchTotals& totals, std::uint64_t retired, sim::Cycle now);
   bool warm() const { return warm_; }
   bool steady() const { return warm_ && steady_.steady(); }
   // For a message: why it is not steady (yet).
@@ -75,6 +93,9 @@ class WaveMeasure {
   SteadyState steady_;
   std::vector<Reading> readings_;
   bool warm_ = false;
+  bool out_of_step_ = false;  // the blocks have left the launch's lockstep (WarmRule)
+  std::vector<sim::Cycle> retire_cycles_;  // the current window's retirements, until out of step
+  sim::Cycle last_reading_cycle_ = 0;
   std::size_t warm_reading_ = 0;  // the reading that found the caches warm
 };
 

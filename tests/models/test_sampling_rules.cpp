@@ -89,33 +89,57 @@ TEST_CASE("the caches are warm once the L2 turned over, holds everything, or dra
   WarmRule rule;  // from wave 2, drain at 90% of the stored bytes, one settling wave
   SECTION("turned over") {
     WaveMeasure m(arch.l2, 10, rule, {});
-    m.add(reading(0, 0, 0, 0, 0), 0);
-    m.add(reading(100, 400, 0, 0, 0), 10);
+    m.add(reading(0, 0, 0, 0, 0), 0, 0);
+    m.add(reading(100, 400, 0, 0, 0), 10, 100);
     CHECK_FALSE(m.warm());
-    m.add(reading(200, 800, 0, 0, 0), 20);
+    m.add(reading(200, 800, 0, 0, 0), 20, 200);
     CHECK_FALSE(m.warm());
-    m.add(reading(300, 1000, 0, 0, 0), 30);  // 1000 sectors missed: the L2's size
+    m.add(reading(300, 1000, 0, 0, 0), 30, 300);  // 1000 sectors missed: the L2's size
     CHECK(m.warm());
   }
   SECTION("resident: a wave without an L2 miss, but never before wave 2") {
     WaveMeasure m(arch.l2, 10, rule, {});
-    m.add(reading(0, 0, 0, 0, 0), 0);
-    m.add(reading(100, 0, 50, 0, 0), 10);
+    m.add(reading(0, 0, 0, 0, 0), 0, 0);
+    m.add(reading(100, 0, 50, 0, 0), 10, 100);
     CHECK_FALSE(m.warm());  // wave 1 only hit, but it is too early to tell
-    m.add(reading(200, 10, 100, 0, 0), 20);
+    m.add(reading(200, 10, 100, 0, 0), 20, 200);
     CHECK_FALSE(m.warm());  // wave 2 missed 10 sectors
-    m.add(reading(300, 10, 150, 0, 0), 30);
+    m.add(reading(300, 10, 150, 0, 0), 30, 300);
     CHECK(m.warm());  // wave 3 only hit
   }
   SECTION("draining: a wave writes back 90% of what it stored") {
     WaveMeasure m(arch.l2, 10, rule, {});
-    m.add(reading(0, 0, 0, 0, 0), 0);
-    m.add(reading(100, 10, 0, 100, 0), 10);
-    m.add(reading(200, 20, 0, 200, 89 * 32), 20);
+    m.add(reading(0, 0, 0, 0, 0), 0, 0);
+    m.add(reading(100, 10, 0, 100, 0), 10, 100);
+    m.add(reading(200, 20, 0, 200, 89 * 32), 20, 200);
     CHECK_FALSE(m.warm());  // 89 of 100 stored sectors written back
-    m.add(reading(300, 30, 0, 300, 89 * 32 + 90 * 32), 30);
+    m.add(reading(300, 30, 0, 300, 89 * 32 + 90 * 32), 30, 300);
     CHECK(m.warm());
   }
+}
+
+TEST_CASE("the caches count as warm only once the blocks have left the launch's lockstep", "[sampling]") {
+  const models::Arch arch = small_l2();
+  // Ten blocks a wave of 100 cycles; the L2 turned over from wave 2 on.
+  WaveMeasure m(arch.l2, 10, WarmRule{}, {});
+  m.add(reading(0, 0, 0, 0, 0), 0, 0);
+  sim::Cycle t = 0;
+  auto wave = [&](std::uint64_t k, sim::Cycle burst) {
+    // The wave's ten retirements: together within `burst` cycles at its end, or spread over it.
+    for (int b = 0; b < 10; ++b) m.retired(1, t + 100 - burst + sim::Cycle(b) * burst / 10);
+    t += 100;
+    m.add(reading(t, 1000 * k, 0, 0, 0), 10 * k, t);
+  };
+  wave(1, 5);
+  wave(2, 10);
+  wave(3, 20);  // half of them within 8 cycles: in step
+  CHECK_FALSE(m.warm());
+  CHECK(m.describe().find("lockstep") != std::string::npos);
+  wave(4, 80);  // half within 32 cycles of the 100: out of step
+  CHECK(m.warm());
+  CHECK(half_spread({1, 2, 3, 4, 5, 6, 7, 8}, 100, 8) == Approx(0.03));
+  CHECK(half_spread({0, 10, 20, 30, 40, 50, 60, 70, 80, 90}, 100, 8) == Approx(0.4));
+  CHECK(half_spread({1, 2, 3}, 100, 8) == 0.5);  // too few to tell
 }
 
 TEST_CASE("skipped blocks are credited at the steady windows' rate, with twice its standard error", "[sampling]") {
@@ -131,7 +155,7 @@ TEST_CASE("skipped blocks are credited at the steady windows' rate, with twice i
   for (std::size_t k = 0; k < at.size(); ++k) {
     models::LaunchTotals t = reading(at[k], 5, 0, 0, 0);
     t.memory.dram_read_bytes = 320 * k;
-    m.add(t, 10 * k);
+    m.add(t, 10 * k, at[k]);
   }
   REQUIRE(m.warm());
   REQUIRE(m.steady());
