@@ -4,7 +4,7 @@
 // `calibrate` runs each family, under Nsight Compute where it needs counters, and writes the CSVs.
 //
 //   calibrate_kernels FAMILY [--ncu] [--reps=N]
-//   FAMILY: device | chase | dispatch | bandwidth | offset | stride | sparse | persist
+//   FAMILY: device | chase | dispatch | bandwidth | offset | stride | sparse | spacing | persist
 //   calibrate_kernels persist --check   (whether this GPU grants a persisting set-aside)
 //
 // Timed families print "case,params,median_ms,min_ms,reps" rows; with --ncu each case launches
@@ -301,11 +301,35 @@ void sparse_family(const Mode& mode) {
   CK(cudaFree(C));
 }
 
+// ---- spacing: stridedRead between the stride and sparse families' powers of two ---------------
+// What the DRAM model's next mechanisms need (docs/model.md): at n = 2^26, strides 3, 5, 6 and 7
+// read every sector and write one float per 3-7 read (writes 25% to 12.5% of the bytes, between
+// stride_full.csv's 2 and 8); past stride 16, 64-byte pieces 96 B to 3 KB apart at spacings that
+// are not powers of two (sparse.csv has the powers), sized as the sparse family is.
+void spacing_family(const Mode& mode) {
+  if (!mode.profiled) printf("case,params,event_median_ms,event_min_ms,reps\n");
+  const long long most = 1ll << 30;
+  float *A, *C;
+  CK(cudaMalloc(&A, size_t(most) * 4));
+  CK(cudaMalloc(&C, size_t(most / 3) * 4));
+  probe::fill_random(A, size_t(most), 1);
+  auto one = [&](long long n, int st) {
+    const int m = int(n / st), bs = 256;
+    dim3 g((m + bs - 1) / bs);
+    run_case(mode, "stridedRead", params("n=%lld;bs=%lld;stride=%lld", n, bs, st),
+             [&] { stridedRead<<<g, bs>>>(A, C, int(n), st); });
+  };
+  for (int st : {3, 5, 6, 7}) one(1ll << 26, st);
+  for (int st : {24, 40, 48, 80, 96, 160, 192, 384, 768}) one(std::min(most, (256ll << 20) / 64 * st), st);
+  CK(cudaFree(A));
+  CK(cudaFree(C));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s device|chase|dispatch|bandwidth|offset|stride|sparse|persist [--ncu] [--reps=N] | persist --check\n",
+    fprintf(stderr, "usage: %s device|chase|dispatch|bandwidth|offset|stride|sparse|spacing|persist [--ncu] [--reps=N] | persist --check\n",
             argv[0]);
     return 2;
   }
@@ -318,6 +342,7 @@ int main(int argc, char** argv) {
   else if (family == "offset") offset_stride_family(mode, true);
   else if (family == "stride") offset_stride_family(mode, false);
   else if (family == "sparse") sparse_family(mode);
+  else if (family == "spacing") spacing_family(mode);
   else if (family == "persist" && argc > 2 && std::string(argv[2]) == "--check") persist_check();
   else if (family == "persist") persist_family(mode);
   else {
