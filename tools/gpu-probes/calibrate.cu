@@ -278,51 +278,50 @@ void persist_family(const Mode& mode) {
   CK(cudaFree(streaming));
 }
 
-// ---- sparse: stridedRead past stride 64, every load its own 64-byte DRAM piece ----------------
-// One float per 4 x stride bytes, so DRAM reads 64 bytes (a pair of sectors) per load and stride
-// sets how far apart those pieces lie: 64 B at stride 16 up to 4 KB at 1024. The array is sized
-// so that the pieces read add up to 256 MB (128 and 64 MB at strides 512 and 1024, where n stops
-// at 2^30): far more than L2 holds, so every timed launch reads DRAM as the first did.
-void sparse_family(const Mode& mode) {
-  if (!mode.profiled) printf("case,params,event_median_ms,event_min_ms,reps\n");
-  const long long most = 1ll << 30;
-  float *A, *C;
-  CK(cudaMalloc(&A, size_t(most) * 4));
-  CK(cudaMalloc(&C, size_t(most / 16) * 4));
-  probe::fill_random(A, size_t(most), 1);
-  for (int st : {16, 32, 64, 128, 256, 512, 1024}) {
-    const long long n = std::min(most, (256ll << 20) / 64 * st);
-    const int m = int(n / st), bs = 256, lg = __builtin_ctzll(n);
-    dim3 g((m + bs - 1) / bs);
-    run_case(mode, "stridedRead", params("lg=%lld;bs=%lld;stride=%lld", lg, bs, st),
-             [&] { stridedRead<<<g, bs>>>(A, C, int(n), st); });
+// ---- sparse and spacing: stridedRead over a 4 GB array ----------------------------------------
+// The arrays both families read and write, and one launch of stridedRead over n of them; `label`
+// names n in the case's parameters ("lg": log2 n, "n": n itself).
+struct StridedArrays {
+  static constexpr long long kMost = 1ll << 30;  // floats of `in`
+  float *in = nullptr, *out = nullptr;
+  explicit StridedArrays(long long out_floats) {
+    CK(cudaMalloc(&in, size_t(kMost) * 4));
+    CK(cudaMalloc(&out, size_t(out_floats) * 4));
+    probe::fill_random(in, size_t(kMost), 1);
   }
-  CK(cudaFree(A));
-  CK(cudaFree(C));
-}
-
-// ---- spacing: stridedRead between the stride and sparse families' powers of two ---------------
-// What the DRAM model's next mechanisms need (docs/model.md): at n = 2^26, strides 3, 5, 6 and 7
-// read every sector and write one float per 3-7 read (writes 25% to 12.5% of the bytes, between
-// stride_full.csv's 2 and 8); past stride 16, 64-byte pieces 96 B to 3 KB apart at spacings that
-// are not powers of two (sparse.csv has the powers), sized as the sparse family is.
-void spacing_family(const Mode& mode) {
-  if (!mode.profiled) printf("case,params,event_median_ms,event_min_ms,reps\n");
-  const long long most = 1ll << 30;
-  float *A, *C;
-  CK(cudaMalloc(&A, size_t(most) * 4));
-  CK(cudaMalloc(&C, size_t(most / 3) * 4));
-  probe::fill_random(A, size_t(most), 1);
-  auto one = [&](long long n, int st) {
+  ~StridedArrays() {
+    CK(cudaFree(in));
+    CK(cudaFree(out));
+  }
+  void launch(const Mode& mode, long long n, int st, bool label_lg) const {
     const int m = int(n / st), bs = 256;
     dim3 g((m + bs - 1) / bs);
-    run_case(mode, "stridedRead", params("n=%lld;bs=%lld;stride=%lld", n, bs, st),
-             [&] { stridedRead<<<g, bs>>>(A, C, int(n), st); });
-  };
-  for (int st : {3, 5, 6, 7}) one(1ll << 26, st);
-  for (int st : {24, 40, 48, 80, 96, 160, 192, 384, 768}) one(std::min(most, (256ll << 20) / 64 * st), st);
-  CK(cudaFree(A));
-  CK(cudaFree(C));
+    const std::string p = label_lg ? params("lg=%lld;bs=%lld;stride=%lld", __builtin_ctzll(n), bs, st)
+                                   : params("n=%lld;bs=%lld;stride=%lld", n, bs, st);
+    run_case(mode, "stridedRead", p, [&] { stridedRead<<<g, bs>>>(in, out, int(n), st); });
+  }
+};
+// n such that the 64-byte pieces read add up to 256 MB (less where n stops at 2^30): far more
+// than L2 holds, so every timed launch reads DRAM as the first did.
+long long sparse_n(int st) { return std::min(StridedArrays::kMost, (256ll << 20) / 64 * st); }
+
+// sparse: past stride 16 every load is its own 64-byte DRAM piece (a pair of sectors), and
+// stride sets how far apart those pieces lie: 64 B at stride 16 up to 4 KB at 1024.
+void sparse_family(const Mode& mode) {
+  if (!mode.profiled) printf("case,params,event_median_ms,event_min_ms,reps\n");
+  const StridedArrays a(StridedArrays::kMost / 16);
+  for (int st : {16, 32, 64, 128, 256, 512, 1024}) a.launch(mode, sparse_n(st), st, true);
+}
+
+// spacing: what the DRAM model's next mechanisms need (docs/model.md). At n = 2^26, strides 3,
+// 5, 6 and 7 read every sector and write one float per 3-7 read (writes 23% to 12% of DRAM's
+// bytes, between stride_full.csv's 2 and 8); past stride 16, 64-byte pieces 96 B to 3 KB apart
+// at spacings that are not powers of two (sparse.csv has the powers), sized as sparse's are.
+void spacing_family(const Mode& mode) {
+  if (!mode.profiled) printf("case,params,event_median_ms,event_min_ms,reps\n");
+  const StridedArrays a(StridedArrays::kMost / 3);
+  for (int st : {3, 5, 6, 7}) a.launch(mode, 1ll << 26, st, false);
+  for (int st : {24, 40, 48, 80, 96, 160, 192, 384, 768}) a.launch(mode, sparse_n(st), st, false);
 }
 
 }  // namespace
