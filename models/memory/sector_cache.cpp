@@ -15,6 +15,15 @@ namespace {
 constexpr std::size_t kHugeBytes = std::size_t{8} << 20;
 constexpr std::size_t kWordsAlignment = 64;
 
+// A geometry's sets, and the words of each set's block: ways x (tag + metadata), then the ways'
+// sector fill cycles, two to a word.
+std::uint32_t sets_of(const SectorCacheGeometry& g) {
+  return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, g.bytes / g.line_bytes / g.ways));
+}
+std::size_t block_words_of(const SectorCacheGeometry& g) {
+  return std::size_t{g.ways} * 2 + (std::size_t{g.ways} * (g.line_bytes / g.sector_bytes) + 1) / 2;
+}
+
 }  // namespace
 
 SectorCache::SectorCache(const SectorCacheGeometry& g, sim::ZeroPagesArena* arena) {
@@ -31,12 +40,12 @@ SectorCache::SectorCache(const SectorCacheGeometry& g, sim::ZeroPagesArena* aren
   if (g.replacement >= ReplacementPolicies::kCount) throw std::invalid_argument("cache replacement policy out of range");
   replacement_ = g.replacement;
   ages_set_ = ReplacementPolicies::visit(replacement_, []<class P>(std::type_identity<P>) { return P::kAgesSet; });
-  sets_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, g.bytes / g.line_bytes / g.ways));
+  sets_ = sets_of(g);
   if ((ways_ & (ways_ - 1)) == 0) ways_shift_ = __builtin_ctz(ways_);
   if ((line_bytes_ & (line_bytes_ - 1)) == 0) line_shift_ = __builtin_ctz(line_bytes_);
   if (line_shift_ >= 0 && (sector_bytes_ & (sector_bytes_ - 1)) == 0)
     sector_in_line_shift_ = __builtin_ctz(sector_bytes_);
-  block_words_ = std::size_t{ways_} * 2 + (std::size_t{ways_} * sectors_per_line_ + 1) / 2;
+  block_words_ = block_words_of(g);
   // Zero pages until first written: every line invalid (sector_cache.hpp), and nothing resident
   // until a set is used. An H100 L2 is ~13 MB of state touched at random, so it is advised as
   // huge pages (4 KB pages would add a TLB miss to most accesses); small caches (an L1: ~64 KB,
@@ -56,10 +65,7 @@ SectorCache::SectorCache(const SectorCacheGeometry& g, sim::ZeroPagesArena* aren
 
 std::size_t SectorCache::arena_bytes(const SectorCacheGeometry& g) {
   if (g.bytes == 0 || g.line_bytes == 0 || g.ways == 0 || g.sector_bytes == 0) return 0;
-  const std::uint64_t sets = std::max<std::uint64_t>(1, g.bytes / g.line_bytes / g.ways);
-  const std::uint64_t sectors = g.line_bytes / g.sector_bytes;
-  const std::size_t words = std::size_t{g.ways} * 2 + (std::size_t{g.ways} * sectors + 1) / 2;
-  const std::size_t bytes = words * sets * sizeof(std::uint64_t);
+  const std::size_t bytes = block_words_of(g) * sets_of(g) * sizeof(std::uint64_t);
   return bytes >= kHugeBytes ? 0 : sim::ZeroPagesArena::reserved(bytes, kWordsAlignment);
 }
 
