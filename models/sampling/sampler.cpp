@@ -95,7 +95,6 @@ void Sampler::launched(std::uint32_t slot) {
   l.alike_blocks = k.source->blocks_alike();
   l.measure = std::make_unique<WaveMeasure>(arch_.l2, l.wave, rules_.warm, rules_.steady);
   l.measure->add(gpu_.running_totals(slot, now), 0, now);
-  l.retired_seen = 0;
 }
 
 void Sampler::blocks_retired(std::uint32_t slot, sim::Cycle now) {
@@ -107,8 +106,7 @@ void Sampler::blocks_retired(std::uint32_t slot, sim::Cycle now) {
     if (l.record.sampled()) return l.measure.reset();
     return fall_back(slot, FallbackKind::SharedGpu, "another launch started beside it");
   }
-  l.measure->retired(k.retired_blocks - l.retired_seen, now);
-  l.retired_seen = k.retired_blocks;
+  l.measure->retired(k.retired_blocks, now);
   if (k.retired_blocks < l.measure->next_boundary() && !k.done()) return;
   l.measure->add(gpu_.running_totals(slot, now), k.retired_blocks, now);
   const std::uint64_t remaining = k.total_blocks - k.next_block;
@@ -157,7 +155,6 @@ void Sampler::try_skip(std::uint32_t slot, sim::Cycle now) {
   } else {
     l.pending = chunk;
     l.measure->restart(gpu_.running_totals(slot, now), k.retired_blocks, now);
-    l.retired_seen = k.retired_blocks;
   }
 }
 

@@ -83,7 +83,6 @@ class Sampler final : public LaunchObserver, public RetireObserver {
     std::uint64_t wave = 0;  // blocks the GPU holds at once
     bool alike_blocks = true;  // KernelSource::blocks_alike
     std::unique_ptr<WaveMeasure> measure;  // while its blocks are measured
-    std::uint64_t retired_seen = 0;        // its retired blocks the measure was told of
     std::optional<Chunk> pending;
     std::optional<std::pair<std::uint64_t, StreamCounts>> reference;  // a measured block, read
     bool registered = false;               // offered to repeats_ once it finished

@@ -57,6 +57,7 @@ void WaveMeasure::add(const LaunchTotals& totals, std::uint64_t retired, sim::Cy
 void WaveMeasure::restart(const LaunchTotals& totals, std::uint64_t retired, sim::Cycle at) {
   readings_.assign(1, {totals, retired});
   last_reading_cycle_ = at;
+  retired_told_ = retired;
   next_boundary_ = retired - retired % wave_ + wave_;
   steady_ = SteadyState(steady_rule_);
   warm_reading_ = 0;

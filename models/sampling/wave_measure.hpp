@@ -60,16 +60,17 @@ class WaveMeasure {
 
   // The count of retired blocks at which the next reading is due.
   std::uint64_t next_boundary() const { return next_boundary_; }
-  // `blocks` of the launch's blocks retired at `now` (every retirement, readings or not).
-  void retired(std::uint64_t blocks, sim::Cycle now) {
-    if (!warm_ && !out_of_step_) retire_cycles_.insert(retire_cycles_.end(), blocks, now);
+  // The launch has retired `retired` blocks by `now` (told at every retirement, readings or not).
+  void retired(std::uint64_t retired, sim::Cycle now) {
+    if (!warm_ && !out_of_step_) retire_cycles_.insert(retire_cycles_.end(), retired - retired_told_, now);
+    retired_told_ = retired;
   }
   // A reading of the launch's totals with `retired` of its blocks retired (at or past
-  // next_boundary()), at `now`. The first is taken when the launch starts.
-  void add(const LaunchTotals& totals, std::uint64_t retired, sim::Cycle now);
+  // next_boundary()), at cycle `at`. The first is taken when the launch starts.
+  void add(const LaunchTotals& totals, std::uint64_t retired, sim::Cycle at);
   // Blocks were skipped: measuring starts over from this reading, with the caches still warm
   // (a settling wave first: the blocks in flight meet those after the skip).
-  void restart(const LaunchTotals& totals, std::uint64_t retired, sim::Cycle now);
+  void restart(const LaunchTotals& totals, std::uint64_t retired, sim::Cycle at);
   bool warm() const { return warm_; }
   bool steady() const { return warm_ && steady_.steady(); }
   // For a message: why it is not steady (yet).
@@ -96,6 +97,7 @@ class WaveMeasure {
   bool out_of_step_ = false;  // the blocks have left the launch's lockstep (WarmRule)
   std::vector<sim::Cycle> retire_cycles_;  // the current window's retirements, until out of step
   sim::Cycle last_reading_cycle_ = 0;
+  std::uint64_t retired_told_ = 0;  // the blocks retired() last counted
   std::size_t warm_reading_ = 0;  // the reading that found the caches warm
 };
 

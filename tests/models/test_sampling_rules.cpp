@@ -126,7 +126,7 @@ TEST_CASE("the caches count as warm only once the blocks have left the launch's 
   sim::Cycle t = 0;
   auto wave = [&](std::uint64_t k, sim::Cycle burst) {
     // The wave's ten retirements: together within `burst` cycles at its end, or spread over it.
-    for (int b = 0; b < 10; ++b) m.retired(1, t + 100 - burst + sim::Cycle(b) * burst / 10);
+    for (std::uint64_t b = 0; b < 10; ++b) m.retired(10 * (k - 1) + b + 1, t + 100 - burst + b * burst / 10);
     t += 100;
     m.add(reading(t, 1000 * k, 0, 0, 0), 10 * k, t);
   };
