@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "analysis/derive/derivation.hpp"
 #include "sim/config.hpp"
 #include "sim/errors.hpp"
 
@@ -37,6 +38,9 @@ const std::vector<const char*> kCounterColumns = {
 const FileSpec kOffset{"offset.csv", kCounterColumns};
 const FileSpec kStride{"stride.csv", kCounterColumns};
 const FileSpec kPersist{"persist_10MB.csv", kCounterColumns};
+const FileSpec kSetAsideStores{"setaside_stores.csv",
+                               {"kind", "setAsideKB", "warps_per_sm", "kernel_ns"}};
+const std::vector<const char*> kGrantColumns = {"kind", "requestedKB", "grantedKB", "order", "kernel_ns"};
 
 CsvTable read_file(const fs::path& dir, const FileSpec& spec) {
   const fs::path path = dir / spec.name;
@@ -48,14 +52,32 @@ CsvTable read_file(const fs::path& dir, const FileSpec& spec) {
   return t;
 }
 
+CalibrationData::SetAsideStores read_set_aside(const fs::path& dir) {
+  const fs::path path = dir / kSetAsideStores.name;
+  if (!fs::is_regular_file(path))
+    throw sim::InputError(path.string(), "missing: tools/gpu-probes/calibrate writes it (tools/gpu-probes/README.md)");
+  auto tables = read_csv_tables(path);
+  if (tables.size() != 2)
+    throw sim::InputError(path.string(), "expected two tables (streams, then granted set-asides), found " +
+                                             std::to_string(tables.size()));
+  CalibrationData::SetAsideStores s{std::move(tables[0]), std::move(tables[1])};
+  for (const char* c : kSetAsideStores.columns) s.streams.require_column(c);
+  for (const char* c : kGrantColumns) s.grants.require_column(c);
+  for (const CsvTable* t : {&s.streams, &s.grants})
+    if (t->rows.empty()) throw sim::InputError(path.string() + ":" + std::to_string(t->header_line), "no data rows");
+  return s;
+}
+
 // The GPU a file's provenance names: "# gpu: NVIDIA H200 (compute capability 9.0), driver ...".
 std::string measured_on(const CsvTable& t, int& line) {
   const std::string tag = "# gpu: ";
   for (const auto& [n, text] : t.comments)
     if (text.rfind(tag, 0) == 0) {
       line = n;
+      // "NAME (compute capability X.Y), driver D", or in the earliest files "NAME, D".
       const std::string rest = text.substr(tag.size());
-      return rest.substr(0, rest.find(" (compute capability"));
+      const auto cc = rest.find(" (compute capability");
+      return rest.substr(0, cc != std::string::npos ? cc : rest.rfind(", "));
     }
   throw sim::InputError(t.path + ":1", "no '# gpu:' provenance line (tools/gpu-probes/calibrate names the GPU, "
                                        "driver and date at the top of every file it writes)");
@@ -184,6 +206,31 @@ void check_counters(const CsvTable& t, const std::vector<const char*>& params) {
   }
 }
 
+// Sizes the driver can grant (none above persistMax), whole counts, and each time positive (a
+// granted row's -1: not run again, its size as the row before).
+void check_set_aside(const CalibrationData::SetAsideStores& s, const CsvTable& device) {
+  const double max_kb = device.number(0, "persistMax") / 1024;
+  for (std::size_t i = 0; i < s.streams.rows.size(); ++i) {
+    const std::string& kind = s.streams.rows[i].at("kind");
+    if (kind != "stream" && kind != "fenced")
+      throw sim::InputError(s.streams.where(i), "kind '" + kind + "': expected stream or fenced");
+    if (whole(s.streams, i, "setAsideKB", 0) > max_kb)
+      impossible(s.streams, i, "setAsideKB", s.streams.number(i, "setAsideKB"),
+                 "more than device.csv's persistMax (" + fixed(max_kb, 0) + " KB)");
+    whole(s.streams, i, "warps_per_sm", 1);
+    positive(s.streams, i, "kernel_ns");
+  }
+  for (std::size_t i = 0; i < s.grants.rows.size(); ++i) {
+    if (s.grants.rows[i].at("kind") != "granted")
+      throw sim::InputError(s.grants.where(i), "kind '" + s.grants.rows[i].at("kind") + "': expected granted");
+    whole(s.grants, i, "requestedKB", 0);
+    if (whole(s.grants, i, "grantedKB", 0) > max_kb)
+      impossible(s.grants, i, "grantedKB", s.grants.number(i, "grantedKB"),
+                 "more than device.csv's persistMax (" + fixed(max_kb, 0) + " KB)");
+    if (s.grants.number(i, "kernel_ns") != -1) positive(s.grants, i, "kernel_ns");
+  }
+}
+
 }  // namespace
 
 std::string cite(const CsvTable& table, std::size_t row) {
@@ -223,11 +270,15 @@ CalibrationData read_calibration(const fs::path& dir) {
   // (no set-aside granted: MIG, MPS).
   if (d.device.number(0, "persistMax") > 0 && (fs::exists(dir / kPersist.name) || !left_out(dir, kPersist.name)))
     d.persist = read_file(dir, kPersist);
+  if (d.device.number(0, "persistMax") > 0 &&
+      (fs::exists(dir / kSetAsideStores.name) || !left_out(dir, kSetAsideStores.name)))
+    d.set_aside = read_set_aside(dir);
 
   // One GPU: device.csv's name, and every file's provenance naming it.
   d.gpu = d.device.rows[0].at("name");
   std::vector<const CsvTable*> files = {&d.device, &d.latency, &d.dispatch, &d.bandwidth, &d.offset, &d.stride};
   if (d.persist) files.push_back(&*d.persist);
+  if (d.set_aside) files.push_back(&d.set_aside->streams);
   for (const CsvTable* t : files) {
     int line = 0;
     const std::string gpu = measured_on(*t, line);
@@ -246,6 +297,7 @@ CalibrationData read_calibration(const fs::path& dir) {
   check_counters(d.offset, {"lg", "bs", "offset"});
   check_counters(d.stride, {"lg", "bs", "stride"});
   if (d.persist) check_counters(*d.persist, {"persistMB", "window"});
+  if (d.set_aside) check_set_aside(*d.set_aside, d.device);
   return d;
 }
 

@@ -17,6 +17,13 @@ struct CalibrationData {
   std::string provenance;  // device.csv's gpu and date lines: "NVIDIA H200 (compute capability 9.0), ..."
   CsvTable device, latency, dispatch, bandwidth, offset, stride;
   std::optional<CsvTable> persist;  // persist_10MB.csv, written where the GPU has persisting L2
+  // setaside_stores.csv's two tables, written where the GPU has persisting L2: write streams under
+  // set-asides of several sizes ("stream"/"fenced" rows), then the set-aside the driver grants for
+  // each request and the stream at each granted size ("granted" rows).
+  struct SetAsideStores {
+    CsvTable streams, grants;
+  };
+  std::optional<SetAsideStores> set_aside;
 };
 
 CalibrationData read_calibration(const std::filesystem::path& dir);

@@ -31,6 +31,7 @@ DerivedPreset derive_preset(const std::filesystem::path& dir, const std::string&
   Derivation d;
   derive_device(data, models::load_arch(base), base, d);
   derive_latencies(data, applied(dir, base, d), base, d);
+  derive_set_aside(data, applied(dir, base, d), base, d);  // l2.ways, which derive_memory counts sets by
   derive_memory(data, applied(dir, base, d), base, d);
   derive_dispatch(data, base, d);
   derive_write_batch(data, base, d);

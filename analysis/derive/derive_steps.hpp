@@ -20,6 +20,10 @@ void derive_device(const CalibrationData& d, const models::Arch& arch, const std
 void derive_latencies(const CalibrationData& d, const models::Arch& arch, const std::string& base,
                       Derivation& out);
 
+// setaside_stores.csv, where the GPU has persisting L2: the L2's ways (the driver's grant step)
+// and what a set-aside of each number of ways costs a write-back on its slice.
+void derive_set_aside(const CalibrationData& d, const models::Arch& arch, const std::string& base, Derivation& out);
+
 // offset.csv: whether L1 caches global loads and stores allocate in it; bandwidth.csv: the L2
 // slices' bandwidth; offset.csv: the dirty lines an L2 set keeps and whether partial-sector stores
 // fetch from DRAM.

@@ -49,20 +49,26 @@ std::vector<std::string> split(const std::string& line, char sep) {
 }
 }  // namespace
 
-CsvTable read_csv(const fs::path& path) {
-  CsvTable t;
-  t.path = path.string();
+std::vector<CsvTable> read_csv_tables(const fs::path& path) {
+  std::vector<CsvTable> tables(1);
+  tables[0].path = path.string();
   std::ifstream in(path);
-  if (!in) throw sim::InputError(t.path, "cannot open reference table");
+  if (!in) throw sim::InputError(tables[0].path, "cannot open reference table");
   std::string line;
   int line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!line.empty() && line[0] == '#') t.comments.emplace_back(line_no, line);
+    if (!line.empty() && line[0] == '#') tables[0].comments.emplace_back(line_no, line);
     if (line.empty() || line[0] == '#') continue;
-    const std::string where = t.path + ":" + std::to_string(line_no);
+    const std::string where = tables[0].path + ":" + std::to_string(line_no);
     auto cells = split_cells(line, where);
+    if (!tables[0].columns.empty() && cells[0] == tables[0].columns[0]) {  // the next table's header
+      CsvTable next;
+      next.path = tables[0].path;
+      tables.push_back(std::move(next));
+    }
+    CsvTable& t = tables.back();
     if (t.columns.empty()) {
       t.columns = cells;
       t.header_line = line_no;
@@ -76,8 +82,16 @@ CsvTable read_csv(const fs::path& path) {
     t.rows.push_back(std::move(row));
     t.lines.push_back(line_no);
   }
-  if (t.columns.empty()) throw sim::InputError(t.path, "empty table: no header line");
-  return t;
+  if (tables[0].columns.empty()) throw sim::InputError(tables[0].path, "empty table: no header line");
+  return tables;
+}
+
+CsvTable read_csv(const fs::path& path) {
+  auto tables = read_csv_tables(path);
+  if (tables.size() > 1)
+    throw sim::InputError(tables[0].path + ":" + std::to_string(tables[1].header_line),
+                          "a second header line ('" + tables[1].columns[0] + ",...'): expected one table");
+  return std::move(tables[0]);
 }
 
 std::string CsvTable::where(std::size_t row) const { return path + ":" + std::to_string(lines.at(row)); }

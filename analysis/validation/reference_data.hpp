@@ -24,7 +24,12 @@ struct CsvTable {
   // Throws InputError naming the header's file:line unless it has `column`.
   void require_column(const std::string& column) const;
 };
+// One table; a second header line is an InputError naming it.
 CsvTable read_csv(const std::filesystem::path& path);
+// A file of several tables one after the other, each from its header line: a line whose first cell
+// is the first header's first column name ("kind,setAsideKB,..." then "kind,requestedKB,...", as
+// tools/gpu-probes/setaside_stores.cu writes them). The file's '#' lines are the first table's.
+std::vector<CsvTable> read_csv_tables(const std::filesystem::path& path);
 
 // Where the reference data lives: $WARPSIM_DATA_DIR, the install's share/warpsim/validation,
 // or the source tree.

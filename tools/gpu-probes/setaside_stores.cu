@@ -13,7 +13,7 @@
 //                         lines, when L2 is full of the stream's dirty lines; early_ack_p50: the
 //                         first 5%, L2 still filling).
 //   then rows "granted,requestedKB,grantedKB,in_order|scattered,kernel_ns": the set-aside the
-//                       driver grants for requests of 0 to 32 MB in 1 MB steps, and at each new
+//                       driver grants for requests of 0 MB to the maximum in 1 MB steps, and at each new
 //                       granted size the stream with 32 warps an SM, its lines stored in order and
 //                       scattered (each 2 MB piece in bit-reversed line order; -1: as the row above).
 // Before each timed launch a 256 MB read (ld.cg) leaves L2 full of clean lines, as ncu's flush
@@ -137,8 +137,9 @@ int main() {
   // stream (32 warps on every SM) at each granted size, in order and scattered.
   printf("kind,requestedKB,grantedKB,order,kernel_ns\n");
   size_t last = ~size_t(0);
-  for (size_t mb = 0; mb <= 32; ++mb) {
-    const size_t want = std::min(mb << 20, size_t(p.persistingL2CacheMaxSize));
+  const size_t most = size_t(p.persistingL2CacheMaxSize);
+  for (size_t mb = 0; mb << 20 < most + (size_t(1) << 20); ++mb) {  // 1 MB steps, the last the maximum
+    const size_t want = std::min(mb << 20, most);
     CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, want));
     size_t granted = 0;
     CK(cudaDeviceGetLimit(&granted, cudaLimitPersistingL2CacheSize));
