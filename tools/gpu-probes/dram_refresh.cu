@@ -45,16 +45,6 @@ __global__ void timed_chase(const unsigned* next, unsigned start, int steps, lon
   *sink = j;
 }
 
-__global__ void read_all(const uint4* p, size_t n, unsigned* sink) {
-  uint4 acc{0, 0, 0, 0};
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    const uint4 v = p[i];
-    acc.x ^= v.x;
-    acc.y ^= v.y;
-  }
-  if (acc.x == 0x12345678u && acc.y == 7u) *sink = acc.x;  // keeps the loads; never true for the fill
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -92,7 +82,7 @@ int main(int argc, char** argv) {
       CK(cudaMemcpy(next, h.data(), words * 4, cudaMemcpyHostToDevice));
       for (const char* pass : {"cold", "warm"}) {
         if (pass[0] == 'c') {
-          read_all<<<528, 1024>>>(scratch, scratch_bytes / sizeof(uint4), sink);
+          probe::read_all<<<528, 1024>>>(scratch, scratch_bytes / sizeof(uint4), sink);
           CK(cudaDeviceSynchronize());
         }
         timed_chase<<<1, 1>>>(next, order[0] * kLineWords, steps, cyc, ns, lat, sink);

@@ -81,15 +81,6 @@ __global__ void one_constant(unsigned* sink) {
 }
 __global__ void constant_then_store(unsigned* sink) { sink[0] = c_words[unsigned(clock64() >> 62)] + 3; }
 
-__global__ void read_all(const uint4* p, size_t n, unsigned* sink) {
-  uint4 acc{0, 0, 0, 0};
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    const uint4 v = p[i];
-    acc.x ^= v.x;
-  }
-  if (acc.x == 0x12345678u) *sink = acc.x;  // never true for the fill below; keeps the loads
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -107,7 +98,7 @@ int main(int argc, char** argv) {
   uint4* scratch;
   CK(cudaMalloc(&scratch, scratch_bytes));
   CK(cudaMemset(scratch, 1, scratch_bytes));
-  read_all<<<528, 1024>>>(scratch, scratch_bytes / sizeof(uint4), sink);
+  probe::read_all<<<528, 1024>>>(scratch, scratch_bytes / sizeof(uint4), sink);
   CK(cudaDeviceSynchronize());
   for (int k = 0; k < kLaunches; ++k) {
     // P0 is page 1; each launch's new page is 4 MB further on (pages 3, 5, ...).

@@ -115,4 +115,17 @@ __device__ __forceinline__ unsigned long long globaltimer() {
   return r;
 }
 
+// Reads n uint4 of p (a buffer larger than L2, filled with non-zero bytes): what runs before a
+// cold pass leaves L2 full of clean lines of no interest (a write would leave dirty lines whose
+// write-backs share the channels with the pass). Launch it with enough blocks to fill the GPU.
+__global__ void read_all(const uint4* p, size_t n, unsigned* sink) {
+  uint4 acc{0, 0, 0, 0};
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    const uint4 v = p[i];
+    acc.x ^= v.x;
+    acc.y ^= v.y;
+  }
+  if (acc.x == 0x12345678u && acc.y == 7u) *sink = acc.x;  // keeps the loads; never true for the fill
+}
+
 }  // namespace probe

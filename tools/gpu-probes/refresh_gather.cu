@@ -20,7 +20,6 @@
 
 namespace {
 
-
 // The store of each lane's value to shared memory waits for its load (volatile asm, as clock64
 // is, so it stays between the clock reads); __syncwarp then waits for every lane's.
 __global__ void timed_gather(const unsigned* a, int steps, size_t step_words, size_t lane_stride_words,
@@ -41,16 +40,6 @@ __global__ void timed_gather(const unsigned* a, int steps, size_t step_words, si
     }
   }
   if (dep == 7) *sink = dep;
-}
-
-__global__ void read_all(const uint4* p, size_t n, unsigned* sink) {
-  uint4 acc{0, 0, 0, 0};
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    const uint4 v = p[i];
-    acc.x ^= v.x;
-    acc.y ^= v.y;
-  }
-  if (acc.x == 0x12345678u && acc.y == 7u) *sink = acc.x;  // keeps the loads; never true for the fill
 }
 
 }  // namespace
@@ -77,7 +66,7 @@ int main(int argc, char** argv) {
   for (int rep = 0; rep < reps; ++rep)
     for (size_t stride : {0, 128, 256, 512, 1024, 2048, 4096, 8192}) {
       const size_t step_bytes = std::max<size_t>(stride * 32, 8192);
-      read_all<<<528, 1024>>>(scratch, scratch_bytes / sizeof(uint4), sink);
+      probe::read_all<<<528, 1024>>>(scratch, scratch_bytes / sizeof(uint4), sink);
       CK(cudaDeviceSynchronize());
       timed_gather<<<1, 32>>>(a, steps, step_bytes / 4, stride / 4, start, latency, sink);
       CK(cudaGetLastError());
