@@ -21,9 +21,10 @@ constexpr double kStreamBytes = 256.0 * 1024 * 1024;
 const std::string kStreamWarps = "32";
 
 // A stream time within this share of the no-set-aside one shows no cost: on the H100 and the H200
-// the in-order and scattered streams of one granted size differ by up to 3.6% (h200 with 9 ways
-// set aside), and with 1 to 3 ways the streams lie within 1.6% of none; with 4 ways the first
-// cost shows, 6.5% (H100) and 8.4% (H200) above none.
+// the in-order and scattered streams of one granted size differ by up to 3.7% (the H200 with 9
+// ways set aside), and with 1 to 3 ways the streams lie within 1.8% of none (h100-measured,
+// calibrate-2026-11-27 and h200); with 4 ways the first cost shows, 5.3-5.5% (H100) and 8.3%
+// (H200) above none.
 constexpr double kNoCostShare = 0.03;
 
 struct StreamTimes {
