@@ -97,8 +97,12 @@ void derive_set_aside(const CalibrationData& d, const models::Arch& arch, const 
     const StreamTimes& t = by_ways[w];
     const double ns = t.mean();
     const double cost = ns > none * (1 + kNoCostShare) ? arch.l2.slices * clock_hz * ns * 1e-9 / lines - own : 0;
-    entries += (w ? " " : "") + (cost > 0 ? fixed(cost, 1) : std::string("0"));
-    times += (w ? ", " : "") + fixed(ns / 1e3, 1) + (w ? "" : " us") + " with " + std::to_string(w);
+    if (w > 0) {
+      entries += ' ';
+      times += ", ";
+    }
+    entries += cost > 0 ? fixed(cost, 1) : "0";
+    times += fixed(ns / 1e3, 1) + (w > 0 ? "" : " us") + " with " + std::to_string(w);
     stream_rows.insert(stream_rows.end(), t.stream_rows.begin(), t.stream_rows.end());
     grant_rows.insert(grant_rows.end(), t.grant_rows.begin(), t.grant_rows.end());
   }
