@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""One warp's gathers of 32 cold lines, on the H100 and in the model, side by side.
+
+    analysis/validation/refresh_gather.py WARPSIM [--arch hopper-h100]
+
+The H100's: h100-measured/refresh_gather.csv.xz (tools/gpu-probes/refresh_gather.cu): per stride
+(0: one line a step; 256 and 4096 B: lane k loads the line k x stride bytes on), each step's
+latency, and the share of steps that waited for a refresh (more than the stride's median + 110
+cycles). The model's: a trace of one warp making 400 such gathers, each of lines no step read
+before and each waiting for the one before (its address register is the last one's data), run
+with `--ncu` (caches flushed first) with the preset's refresh and with none
+(--set dram.refresh_ns=0); cycles / 400 is a step, the refresh's share what it adds. Prints one
+line per stride.
+"""
+import argparse
+import csv
+import io
+import json
+import lzma
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MEASURED = os.path.join(HERE, "data", "h100-measured", "refresh_gather.csv.xz")
+STEPS = 400
+HEADER = """-kernel name = gather
+-kernel id = 1
+-grid dim = (1,1,1)
+-block dim = (32,1,1)
+-shmem = 0
+-nregs = 16
+-binary version = 90
+-cuda stream id = 0
+-shmem base_addr = 0x00007fee00000000
+-local mem base_addr = 0x00007fed2d000000
+-nvbit version = 1.7.7.1
+-accelsim tracer version = 5
+-enable lineinfo = 0
+
+#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate
+
+#BEGIN_TB
+
+thread block = 0,0,0
+
+warp = 0
+"""
+
+
+def measured(stride):
+    with lzma.open(MEASURED, "rt") as f:
+        rows = csv.DictReader(line for line in f if not line.startswith("#"))
+        latencies = [int(r["latency"]) for r in rows if int(r["stride_bytes"]) == stride and int(r["i"]) > 0]
+    median = statistics.median(latencies)
+    waited = sum(v > median + 110 for v in latencies) / len(latencies)
+    return statistics.mean(latencies), median, waited
+
+
+def write_trace(directory, stride):
+    step = max(32 * stride, 8192)  # as the probe: every step's lines new
+    lines = [f"0000 ffffffff 1 R2 LDG.E 1 R2 4 1 0x{0x7f0000000000 + i * step:x} {stride} 0 " for i in range(STEPS)]
+    lines.append("0010 ffffffff 0 EXIT 0 0 0 ")
+    with open(os.path.join(directory, "kernel-1.traceg"), "w") as f:
+        f.write(HEADER + f"insts = {len(lines)}\n" + "\n".join(lines) + "\n\n#END_TB\n")
+    with open(os.path.join(directory, "kernelslist.g"), "w") as f:
+        f.write("kernel-1.traceg\n")
+
+
+def modelled(warpsim, arch, directory, refresh):
+    command = [warpsim, "run", "--arch", arch, "--trace", directory, "--ncu", "--json"]
+    if not refresh:
+        command += ["--set", "dram.refresh_ns=0"]
+    result = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+    return result["kernels"][0]["cycles"] / STEPS
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("warpsim")
+    parser.add_argument("--arch", default="hopper-h100")
+    args = parser.parse_args()
+    print("stride_bytes H100_mean H100_median H100_waited model_step model_step_no_refresh")
+    for stride in (0, 256, 4096):
+        with tempfile.TemporaryDirectory() as directory:
+            write_trace(directory, stride)
+            with_refresh = modelled(args.warpsim, args.arch, directory, True)
+            without = modelled(args.warpsim, args.arch, directory, False)
+        mean, median, waited = measured(stride)
+        print(f"{stride} {mean:.0f} {median:.0f} {waited:.3f} {with_refresh:.0f} {without:.0f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
