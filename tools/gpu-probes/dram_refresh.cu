@@ -52,10 +52,7 @@ int main(int argc, char** argv) {
   const int steps = 8192;
   unsigned* sink;
   CK(cudaMalloc(&sink, 4));
-  const size_t scratch_bytes = 256u << 20;
-  uint4* scratch;
-  CK(cudaMalloc(&scratch, scratch_bytes));
-  CK(cudaMemset(scratch, 1, scratch_bytes));
+  const probe::L2Filler l2;
   long long* cyc;
   unsigned long long* ns;
   int* lat;
@@ -82,8 +79,7 @@ int main(int argc, char** argv) {
       CK(cudaMemcpy(next, h.data(), words * 4, cudaMemcpyHostToDevice));
       for (const char* pass : {"cold", "warm"}) {
         if (pass[0] == 'c') {
-          probe::read_all<<<528, 1024>>>(scratch, scratch_bytes / sizeof(uint4), sink);
-          CK(cudaDeviceSynchronize());
+          l2.fill();
         }
         timed_chase<<<1, 1>>>(next, order[0] * kLineWords, steps, cyc, ns, lat, sink);
         CK(cudaGetLastError());

@@ -94,12 +94,8 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&sink, kLaunches * kLineWords * 4));
   CK(cudaMalloc(&rec, kLaunches * sizeof(Record)));
   CK(cudaMemset(a, 0, kBufferWords * 4));
-  const size_t scratch_bytes = 256u << 20;
-  uint4* scratch;
-  CK(cudaMalloc(&scratch, scratch_bytes));
-  CK(cudaMemset(scratch, 1, scratch_bytes));
-  probe::read_all<<<528, 1024>>>(scratch, scratch_bytes / sizeof(uint4), sink);
-  CK(cudaDeviceSynchronize());
+  const probe::L2Filler l2;
+  l2.fill();
   for (int k = 0; k < kLaunches; ++k) {
     // P0 is page 1; each launch's new page is 4 MB further on (pages 3, 5, ...).
     const size_t line1 = kPageWords / kLineWords + 8 * size_t(k);

@@ -115,9 +115,7 @@ __device__ __forceinline__ unsigned long long globaltimer() {
   return r;
 }
 
-// Reads n uint4 of p (a buffer larger than L2, filled with non-zero bytes): what runs before a
-// cold pass leaves L2 full of clean lines of no interest (a write would leave dirty lines whose
-// write-backs share the channels with the pass). Launch it with enough blocks to fill the GPU.
+// Reads n uint4 of p and keeps the loads (never true for a buffer of non-zero bytes).
 __global__ void read_all(const uint4* p, size_t n, unsigned* sink) {
   uint4 acc{0, 0, 0, 0};
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
@@ -125,7 +123,34 @@ __global__ void read_all(const uint4* p, size_t n, unsigned* sink) {
     acc.x ^= v.x;
     acc.y ^= v.y;
   }
-  if (acc.x == 0x12345678u && acc.y == 7u) *sink = acc.x;  // keeps the loads; never true for the fill
+  if (acc.x == 0x12345678u && acc.y == 7u) *sink = acc.x;
 }
+
+// What runs before a cold pass: fill() reads a 256 MB buffer of its own, which leaves L2 full of
+// clean lines of no interest (a write would leave dirty lines whose write-backs share the
+// channels with the pass), and returns when the read is done.
+class L2Filler {
+ public:
+  static constexpr size_t kBytes = size_t(256) << 20;
+  L2Filler() {
+    CK(cudaMalloc(&scratch_, kBytes));
+    CK(cudaMemset(scratch_, 1, kBytes));
+    CK(cudaMalloc(&sink_, sizeof(unsigned)));
+  }
+  ~L2Filler() {
+    cudaFree(scratch_);
+    cudaFree(sink_);
+  }
+  L2Filler(const L2Filler&) = delete;
+  L2Filler& operator=(const L2Filler&) = delete;
+  void fill() const {
+    read_all<<<528, 1024>>>(scratch_, kBytes / sizeof(uint4), sink_);
+    CK(cudaDeviceSynchronize());
+  }
+
+ private:
+  uint4* scratch_ = nullptr;
+  unsigned* sink_ = nullptr;
+};
 
 }  // namespace probe

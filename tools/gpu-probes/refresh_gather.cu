@@ -52,10 +52,7 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&a, most_bytes));
   CK(cudaMemset(a, 0, most_bytes));
   CK(cudaMalloc(&sink, 4));
-  const size_t scratch_bytes = 256u << 20;
-  uint4* scratch;
-  CK(cudaMalloc(&scratch, scratch_bytes));
-  CK(cudaMemset(scratch, 1, scratch_bytes));
+  const probe::L2Filler l2;
   long long* start;
   int* latency;
   CK(cudaMalloc(&start, steps * sizeof(long long)));
@@ -66,8 +63,7 @@ int main(int argc, char** argv) {
   for (int rep = 0; rep < reps; ++rep)
     for (size_t stride : {0, 128, 256, 512, 1024, 2048, 4096, 8192}) {
       const size_t step_bytes = std::max<size_t>(stride * 32, 8192);
-      probe::read_all<<<528, 1024>>>(scratch, scratch_bytes / sizeof(uint4), sink);
-      CK(cudaDeviceSynchronize());
+      l2.fill();
       timed_gather<<<1, 32>>>(a, steps, step_bytes / 4, stride / 4, start, latency, sink);
       CK(cudaGetLastError());
       CK(cudaDeviceSynchronize());
