@@ -42,10 +42,16 @@ const FileSpec kSetAsideStores{"setaside_stores.csv",
                                {"kind", "setAsideKB", "warps_per_sm", "kernel_ns"}};
 const std::vector<const char*> kGrantColumns = {"kind", "requestedKB", "grantedKB", "order", "kernel_ns"};
 
-CsvTable read_file(const fs::path& dir, const FileSpec& spec) {
-  const fs::path path = dir / spec.name;
+// The path of calibrate's file `name` in `dir`, which must be there.
+fs::path present(const fs::path& dir, const char* name) {
+  const fs::path path = dir / name;
   if (!fs::is_regular_file(path))
     throw sim::InputError(path.string(), "missing: tools/gpu-probes/calibrate writes it (tools/gpu-probes/README.md)");
+  return path;
+}
+
+CsvTable read_file(const fs::path& dir, const FileSpec& spec) {
+  const fs::path path = present(dir, spec.name);
   CsvTable t = read_csv(path);
   for (const char* c : spec.columns) t.require_column(c);
   if (t.rows.empty()) throw sim::InputError(path.string() + ":" + std::to_string(t.header_line), "no data rows");
@@ -53,9 +59,7 @@ CsvTable read_file(const fs::path& dir, const FileSpec& spec) {
 }
 
 CalibrationData::SetAsideStores read_set_aside(const fs::path& dir) {
-  const fs::path path = dir / kSetAsideStores.name;
-  if (!fs::is_regular_file(path))
-    throw sim::InputError(path.string(), "missing: tools/gpu-probes/calibrate writes it (tools/gpu-probes/README.md)");
+  const fs::path path = present(dir, kSetAsideStores.name);
   auto tables = read_csv_tables(path);
   if (tables.size() != 2)
     throw sim::InputError(path.string(), "expected two tables (streams, then granted set-asides), found " +
