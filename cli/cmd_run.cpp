@@ -175,6 +175,7 @@ int cmd_run(const Args& args) {
   const int jobs = vm["jobs"].as<int>();
   if (jobs < 0 || jobs > 4096) throw sim::InputError("-j", "must be 0 (all cores) to 4096");
   request.threads = jobs > 0 ? jobs : sim::available_cores();
+  if (jobs == 0) request.threads_join_after = sim::kThreadsJoinAfter;
   if (vm.count("timeline")) request.timeline = vm["timeline"].as<std::string>();
   request.ncu = vm["ncu"].as<bool>();
   request.sample = vm["sample"].as<bool>();

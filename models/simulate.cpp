@@ -116,7 +116,7 @@ RunResult simulate(const RunRequest& request) {
   Arch arch = load_arch(request.arch, request.arch_overrides);
   sim::StatsRegistry stats;
   auto memory = make_memory_system(memory_system_specs(arch), stats, request.seed);
-  Gpu gpu(arch, *memory, stats, request.lockstep, request.threads);
+  Gpu gpu(arch, *memory, stats, request.lockstep, request.threads, request.threads_join_after);
   WarpTimeline timeline;
   if (!request.timeline.empty()) {
     sim::check_output_file(request.timeline, "--timeline");  // before the run, not after it

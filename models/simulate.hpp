@@ -3,6 +3,7 @@
 // benchmarks share. Each call is self-contained (its own engine, RNG, stats), so sweeps may run
 // many at once on different threads.
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -26,6 +27,10 @@ struct RunRequest {
   // Host threads that tick the SMs (run -j): 1 ticks them on the calling thread alone; more tick
   // the SMs of each window at once (models/core/gpu.hpp). The results are the same for any count.
   int threads = 1;
+  // The other threads join once the run has taken this long on the calling thread alone (run -j
+  // 0 and sweeps: a short run is over before threads pay for their start and for keeping in step
+  // with every window); 0: from the start (an explicit -j N). The results are the same either way.
+  std::chrono::milliseconds threads_join_after{0};
   // --launches: which launches to simulate, by 1-based position in the workload's launch order
   // ("3,5-9"); empty: all. Copies are all kept.
   std::string launches{};

@@ -37,30 +37,40 @@ struct WindowWorkers::Arena {
   // the core count, so it is raised while these workers exist.
   std::optional<tbb::global_control> limit;
   tbb::task_arena arena;
+  tbb::task_group others;
   explicit Arena(int threads) : arena(threads) {
     if (threads > tbb::info::default_concurrency())
       limit.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
   }
 };
 
-WindowWorkers::WindowWorkers(int threads) : threads_(std::max(1, threads)), arena_(std::make_unique<Arena>(threads_)) {}
+WindowWorkers::WindowWorkers(int threads, std::chrono::milliseconds join_after)
+    : threads_(std::max(1, threads)),
+      join_at_(std::chrono::steady_clock::now() + join_after),
+      arena_(std::make_unique<Arena>(threads_)) {}
 
 WindowWorkers::~WindowWorkers() = default;
 
+void WindowWorkers::join_others() {
+  joined_ = true;
+  arena_->arena.execute([&] {
+    for (int k = 1; k < threads_; ++k) arena_->others.run([this] { wait_loop(); });
+  });
+}
+
 void WindowWorkers::run_erased(void (*f)(void*), void* context) {
   stop_.store(false);
-  tbb::task_group others;
-  arena_->arena.execute([&] {
-    for (int k = 1; k < threads_; ++k) others.run([this] { wait_loop(); });
-  });
+  joined_ = false;
+  if (std::chrono::steady_clock::now() >= join_at_) join_others();
   auto finish = [&] {
+    if (!joined_) return;
     stop_.store(true);
     {
       std::lock_guard<std::mutex> lock(mutex_);
     }
     wake_.notify_all();
     // A task no thread took yet runs here and returns at once (stop_).
-    arena_->arena.execute([&] { others.wait(); });
+    arena_->arena.execute([&] { arena_->others.wait(); });
   };
   try {
     f(context);
@@ -111,6 +121,13 @@ void WindowWorkers::take_ranges(std::uint64_t epoch) {
 void WindowWorkers::for_ranges_erased(std::size_t count, void (*body)(void*, std::size_t, std::size_t),
                                       void* context) {
   if (count == 0) return;
+  if (!joined_) {
+    if (std::chrono::steady_clock::now() < join_at_) {
+      body(context, 0, count);
+      return;
+    }
+    join_others();
+  }
   body_ = body;
   context_ = context;
   count_ = count;

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "models/simulate.hpp"
+#include "sim/window_workers.hpp"
 #include "sim/config.hpp"
 #include "sweeps/journal.hpp"
 
@@ -139,6 +140,7 @@ DriverOutcome run_points(const std::vector<Point>& points, const PointRunner& ru
             if (should_stop()) return;
             models::RunRequest request = todo[i]->request;
             request.threads = threads_per_run;
+            request.threads_join_after = sim::kThreadsJoinAfter;
             queue.push(run_point(todo[i]->index, request, runner));
           }
         },

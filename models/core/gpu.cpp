@@ -16,7 +16,8 @@ sim::Cycle longest_window(const Arch& arch, const MemorySystem& memory) {
 
 }  // namespace
 
-Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool lockstep, int threads)
+Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool lockstep, int threads,
+         std::chrono::milliseconds threads_join_after)
     // The deadlock watchdog allows far more than any memory latency: 10 million cycles.
     : arch_(arch),
       memory_(memory),
@@ -29,7 +30,7 @@ Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool
                                              arch.preset, sms_);
   const bool at_once = threads > 1 && arch.gpu.sms > 1;
   if (at_once) {
-    workers_ = std::make_unique<sim::WindowWorkers>(threads);
+    workers_ = std::make_unique<sim::WindowWorkers>(threads, threads_join_after);
     side_ = std::vector<SmSideBuffers>(arch.gpu.sms);
     memory_.count_sm_accesses_later();
   }

@@ -17,6 +17,7 @@
 // buffers of its own (sm_side_buffers.hpp, MemorySystem::count_sm_accesses_later) that
 // members_ticked() hands on SM by SM in id order before the GigaThread engine ticks. The results
 // are the same for any number of threads.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -77,8 +78,10 @@ class Gpu final : public sim::WindowListener {
   // spec (arch.hpp). The memory system is given from outside so unit tests can pass a
   // fixed-latency stand-in.
   // `lockstep`: every SM ticks cycle by cycle instead of in windows; slower, same results.
-  // `threads`: host threads that tick the SMs of a window (1: this one alone, no thread pool).
-  Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool lockstep = false, int threads = 1);
+  // `threads`: host threads that tick the SMs of a window (1: this one alone, no thread pool);
+  // the others join after `threads_join_after` of host time (sim/window_workers.hpp).
+  Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool lockstep = false, int threads = 1,
+      std::chrono::milliseconds threads_join_after = std::chrono::milliseconds{0});
 
   // Runs every step of the workload to completion. Copies wait for running kernels
   // (cudaMemcpy is synchronous); a launch waits for the previous launch of its stream;
