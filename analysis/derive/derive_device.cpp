@@ -1,5 +1,6 @@
 // The values CUDA reports of the GPU (device.csv), and those the base preset's assumptions tie to
 // them: warps per scheduler follow the SM's warps, DRAM channels and L2 slices the bus width.
+#include <algorithm>
 #include <cmath>
 
 #include "analysis/derive/derive_steps.hpp"
@@ -65,6 +66,14 @@ void derive_device(const CalibrationData& d, const models::Arch& base, const std
           at + "busWidth " + std::to_string(bus) + " in " + fixed(bits_per_channel, 0) + "-bit channels, as " +
               base_name + " divides its " + std::to_string(base.dram.bus_width_bits) + " bits into " +
               std::to_string(base.dram.channels) + " (an assumption there)");
+  // Refresh groups are the base's width a group (hopper-h100: 1024 bits, an HBM3 stack, 16 of its
+  // channels refreshing together) applied to this bus: the H200's 6016 bits make six.
+  const double bits_per_group = double(base.dram.bus_width_bits) / base.dram.refresh_groups;
+  const auto groups = std::clamp<std::int64_t>(std::llround(double(bus) / bits_per_group), 1, channels);
+  out.set("dram.refresh_groups", groups,
+          at + "busWidth " + std::to_string(bus) + " in groups of " + fixed(bits_per_group, 0) + " bits, as " +
+              base_name + " refreshes its " + std::to_string(base.dram.bus_width_bits) + " bits in " +
+              std::to_string(base.dram.refresh_groups) + " groups (measured there)");
   const auto slices = std::max<std::int64_t>(1, std::llround(double(channels) * base.l2.slices / base.dram.channels));
   out.set("l2.slices", slices,
           "dram.channels " + std::to_string(channels) + " x " + fixed(double(base.l2.slices) / base.dram.channels, 2) +

@@ -29,8 +29,11 @@ BankedDram::BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::
   bank_free_.assign(std::size_t{channels_} * banks_, 0);
   activate_ready_.assign(std::size_t{channels_} * banks_, 0);
   open_row_.assign(std::size_t{channels_} * banks_, ~std::uint64_t{0});
+  // Neighbouring channels form a refresh group (an HBM stack refreshes its channels together);
+  // the groups' phases are spread evenly over the interval.
+  const std::uint64_t groups = std::clamp<std::uint32_t>(spec.refresh_groups, 1, channels_);
   for (std::uint32_t channel = 0; channel < channels_; ++channel)
-    refresh_phase_.push_back(refresh_interval_fixed_ * channel / channels_);
+    refresh_phase_.push_back(refresh_interval_fixed_ * (std::uint64_t{channel} * groups / channels_) / groups);
 }
 
 sim::Cycle BankedDram::quiet_at() const {

@@ -18,6 +18,10 @@ std::vector<sim::ParamSpec> DramSpec::params() {
       integer("dram.banks", "banks", "banks per channel", 1, 1024),
       integer("dram.refresh_interval_ns", "ns", "tREFI: a channel refreshes once per this interval", 1, 1e9),
       integer("dram.refresh_ns", "ns", "tRFC: how long a refresh blocks the channel", 0, 1e6),
+      integer("dram.refresh_groups", "groups",
+              "the channels refresh in this many groups of neighbours, a group's channels together, each group "
+              "at a phase of its own (dram.channels: every channel at its own)",
+              1, 1024),
       integer("dram.turnaround_ns", "ns", "data-bus turnaround between writes and reads (tWTR + tRTW class)", 0, 1e6),
       integer("dram.write_batch", "bursts", "writes the controller drains per read/write turnaround pair", 1, 1e6),
   };
@@ -35,12 +39,14 @@ DramSpec DramSpec::from_config(const sim::Config& config) {
   s.banks = read.u32("dram.banks");
   s.refresh_interval_ns = read.u32("dram.refresh_interval_ns");
   s.refresh_ns = read.u32("dram.refresh_ns");
+  s.refresh_groups = read.u32("dram.refresh_groups");
   s.turnaround_ns = read.u32("dram.turnaround_ns");
   s.write_batch = read.u32("dram.write_batch");
 
   read.require(s.latency_min <= s.latency_max, "dram.latency_min", {"dram.latency_max"}, "exceeds dram.latency_max");
   read.require(s.refresh_ns < s.refresh_interval_ns, "dram.refresh_ns", {"dram.refresh_interval_ns"},
                "must be shorter than dram.refresh_interval_ns");
+  read.require(s.refresh_groups <= s.channels, "dram.refresh_groups", {"dram.channels"}, "exceeds dram.channels");
   return s;
 }
 

@@ -14,7 +14,7 @@ struct DramSpec {
   std::uint32_t model = 0;  // its position in DramModels (dram_models.hpp)
   std::uint32_t bus_width_bits = 0, data_rate_mtps = 0;
   std::uint32_t latency_min = 0, latency_max = 0, channels = 0, banks = 0;
-  std::uint32_t refresh_interval_ns = 0, refresh_ns = 0, turnaround_ns = 0, write_batch = 1;
+  std::uint32_t refresh_interval_ns = 0, refresh_ns = 0, refresh_groups = 1, turnaround_ns = 0, write_batch = 1;
 
   double bytes_per_second() const { return bus_width_bits / 8.0 * data_rate_mtps * 1e6; }
 

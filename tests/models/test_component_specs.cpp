@@ -87,4 +87,6 @@ TEST_CASE("DramSpec refuses timings that contradict each other", "[models][arch]
   REQUIRE_THROWS_WITH(memory::DramSpec::from_config(hopper_config({"dram.refresh_ns=1000000"})),
                       Catch::Equals("--set dram.refresh_ns: dram.refresh_ns: must be shorter than "
                                     "dram.refresh_interval_ns"));
+  REQUIRE_THROWS_WITH(memory::DramSpec::from_config(hopper_config({"dram.refresh_groups=81"})),
+                      Catch::Equals("--set dram.refresh_groups: dram.refresh_groups: exceeds dram.channels"));
 }

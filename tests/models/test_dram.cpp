@@ -179,7 +179,7 @@ TEST_CASE("latency.csv: a pointer chase sees L1, L2 and DRAM latencies within 5%
 }
 
 TEST_CASE("DRAM: refresh blocks a channel for tRFC every tREFI; writes pay their turnaround share", "[memory][dram]") {
-  const Arch arch = load_arch("hopper-h100", {"dram.channels=1"});
+  const Arch arch = load_arch("hopper-h100", {"dram.channels=1", "dram.refresh_groups=1"});
   const double cycles_per_ns = cycles_per_second(arch) / 1e9;
   // Channel 0 refreshes at [k x tREFI, k x tREFI + tRFC): a read issued at the start of the
   // second window waits until it ends, then sees the unloaded latency of an open or closed row.
@@ -203,4 +203,36 @@ TEST_CASE("DRAM: refresh blocks a channel for tRFC every tREFI; writes pay their
   const double burst_ns = 64.0 / (full.dram.bytes_per_second() / full.dram.channels) * 1e9;
   const double share = 2.0 * full.dram.turnaround_ns / full.dram.write_batch;
   CHECK(double(write_end) / double(read_end) == Approx((burst_ns + share) / burst_ns).epsilon(0.03));
+}
+
+TEST_CASE("DRAM: channels refresh in groups, a group's channels together", "[memory][dram]") {
+  // One read on each of hopper-h100's 80 channels (80 consecutive 256-byte chunks: the interleave
+  // puts them on every channel once) at the moment the first group's refresh begins. In five
+  // groups of 16 (hopper-h100, h100-measured/refresh_gather.csv.xz) exactly that group's 16 reads
+  // wait for it, for the whole tRFC; with every channel at a phase of its own, the 7 channels
+  // whose refresh began less than tRFC before (phases 48.75 ns apart) wait, each for what is left.
+  auto waiting = [](std::uint32_t groups, sim::Cycle& longest) {
+    const Arch arch = load_arch("hopper-h100", {"dram.refresh_groups=" + std::to_string(groups)});
+    memory::BankedDram dram(arch.dram, arch.gpu.core_clock_khz, 1);
+    const double cycles_per_ns = cycles_per_second(arch) / 1e9;
+    const sim::Cycle start = static_cast<sim::Cycle>(arch.dram.refresh_interval_ns * cycles_per_ns) + 1;
+    int waited = 0;
+    longest = 0;
+    for (std::uint64_t chunk = 0; chunk < 80; ++chunk) {
+      const sim::Cycle wait = dram.read(chunk * 256, 64, start) - start;
+      if (wait > arch.dram.latency_max + 2) {
+        ++waited;
+        longest = std::max(longest, wait - arch.dram.latency_max);
+      }
+    }
+    return waited;
+  };
+  const Arch h100 = load_arch("hopper-h100");
+  const sim::Cycle trfc = static_cast<sim::Cycle>(h100.dram.refresh_ns * cycles_per_second(h100) / 1e9);
+  sim::Cycle longest = 0;
+  CHECK(h100.dram.refresh_groups == 5);
+  CHECK(waiting(5, longest) == 16);
+  CHECK(longest >= trfc - 2);
+  CHECK(waiting(80, longest) == 7);
+  CHECK(waiting(1, longest) == 80);
 }

@@ -113,6 +113,11 @@ TEST_CASE("h100-apps: every launch beside its ncu row, instructions, requests an
   for (const auto& r : t.rows)
     if (ends_with(r.quantity, " time_ns")) within += r.pass;
   CHECK(summary.at("launches with time within 10%") == double(within));
+  // Issue 25's goals: time MAPE at most 4%, at least 95% of launches within 10%. Refresh in
+  // groups (dram.refresh_groups) and the kernel start derived on that model meet them; with every
+  // channel refreshing at its own phase the model had 4.47% and 137 of 147.
+  CHECK(summary.at("time MAPE %") <= 4.0);
+  CHECK(within >= 0.95 * 147);
   CHECK(summary.at("Pearson r of log time") > 0.5);
   CHECK(summary.at("Pearson r of log time") <= 1.0);
 
