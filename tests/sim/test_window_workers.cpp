@@ -16,22 +16,19 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// Ticks `windows` windows of `count` members, each member a short spin, and returns the threads
-// that ran a member; `pause_before` sleeps before each window (time for join_after to pass).
+// What tick_windows saw: the threads that ran a member, and how often each member ran.
 struct WindowsRun {
   std::set<std::thread::id> threads;
   std::vector<int> runs;  // by member: how often it ran, over every window
 };
 
-WindowsRun tick_windows(WindowWorkers& workers, int windows, std::size_t count,
-                        std::chrono::microseconds pause_before = 0us) {
+// Ticks `windows` windows of `count` members, each member a 20 us spin.
+WindowsRun tick_windows(WindowWorkers& workers, int windows, std::size_t count) {
   WindowsRun result;
-  result.runs.assign(count, 0);
   std::vector<std::atomic<int>> runs(count);
   std::mutex mutex;
   workers.run([&] {
     for (int w = 0; w < windows; ++w) {
-      std::this_thread::sleep_for(pause_before);
       workers.for_ranges(count, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
           runs[i].fetch_add(1);
@@ -44,7 +41,7 @@ WindowsRun tick_windows(WindowWorkers& workers, int windows, std::size_t count,
       });
     }
   });
-  for (std::size_t i = 0; i < count; ++i) result.runs[i] = runs[i].load();
+  for (const auto& n : runs) result.runs.push_back(n.load());
   return result;
 }
 
