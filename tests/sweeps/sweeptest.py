@@ -93,6 +93,7 @@ def changed_presets(directory, preset, key, value):
         text = f.read()
     changed, n = re.subn(r"(?m)^(" + re.escape(name) + r"\s*=\s*)\S+", r"\g<1>" + value, text)
     assert n == 1, (path, key)
+    assert changed != text, (path, key, "already " + value)  # a change must change something
     with open(path, "w") as f:
         f.write(changed)
     return out

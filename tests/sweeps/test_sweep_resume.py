@@ -87,7 +87,7 @@ def main():
 
     # So is one whose points came from another model: the same spec, a preset changed in between
     # (as after an upgrade). With the presets it was started with, it resumes.
-    presets = st.changed_presets(d, "hopper-h100", "dispatch.kernel_start_ns", "2000")
+    presets = st.changed_presets(d, "hopper-h100", "dispatch.kernel_start_ns", "2500")
     r = st.sweep(spec, "-o", out, check=False, extra_env={"WARPSIM_PRESET_DIR": presets})
     assert r.returncode == 2 and "different sweep" in r.stderr and "preset" in r.stderr, r.stderr
     saved = journal_records(out + ".journal")

@@ -67,7 +67,7 @@ def main():
     assert not os.path.exists(os.path.join(d, "bad.h5"))
 
     # A shard simulated with another preset (or build) is not merged with the rest.
-    presets = st.changed_presets(d, "hopper-h100", "dispatch.kernel_start_ns", "2000")
+    presets = st.changed_presets(d, "hopper-h100", "dispatch.kernel_start_ns", "2500")
     other = os.path.join(d, "s2-other-model.h5")
     st.sweep(spec, "--shard", "2/3", "-o", other, "-j", 1, extra_env={"WARPSIM_PRESET_DIR": presets})
     r = subprocess.run([st.binary(), "sweep", "merge", os.path.join(d, "mixed.h5")] + shards[:2] + [other],
