@@ -99,6 +99,22 @@ inline void fill_random(float* d, size_t n, unsigned seed = 1) {
   CK(cudaMemcpy(d, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
 }
 
+// The first `count` elements of device array `d`, on the host.
+template <class T>
+std::vector<T> copy_back(const T* d, size_t count) {
+  std::vector<T> h(count);
+  CK(cudaMemcpy(h.data(), d, count * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+// A device array of n such floats.
+inline float* random_floats(size_t n, unsigned seed) {
+  float* d = nullptr;
+  CK(cudaMalloc(&d, n * sizeof(float)));
+  fill_random(d, n, seed);
+  return d;
+}
+
 __device__ __forceinline__ unsigned smid() {
   unsigned r;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
@@ -124,6 +140,28 @@ __global__ void read_all(const uint4* p, size_t n, unsigned* sink) {
     acc.y ^= v.y;
   }
   if (acc.x == 0x12345678u && acc.y == 7u) *sink = acc.x;
+}
+
+// Runs `before` then `launch` twice (a warm-up, as the calibration timing does) and returns the
+// second launch's time by events, in ms; `before` runs outside the timing.
+template <class Before, class Launch>
+float second_of_two_ms(Before before, Launch launch) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  for (int pass = 0; pass < 2; ++pass) {
+    before(pass);
+    CK(cudaEventRecord(a));
+    launch();
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    CK(cudaGetLastError());
+  }
+  float ms = 0;
+  CK(cudaEventElapsedTime(&ms, a, b));
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  return ms;
 }
 
 // What runs before a cold pass: fill() reads a 256 MB buffer of its own, which leaves L2 full of

@@ -123,24 +123,16 @@ void record(const std::string& name, int grid, int bs, Sampling s, Launch launch
   const size_t count = s.slots(grid, bs);
   Record* d;
   CK(cudaMalloc(&d, count * sizeof(Record)));
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  for (int pass = 0; pass < 2; ++pass) {
-    CK(cudaMemset(d, 0, count * sizeof(Record)));
-    if (cold && flush != nullptr) {
-      CK(cudaMemset(flush, pass + 1, flush_bytes));
-      read_all<<<1056, 512>>>(static_cast<const int*>(flush), flush_bytes / 4, static_cast<int*>(flush));
-      CK(cudaGetLastError());
-    }
-    CK(cudaEventRecord(a));
-    launch(d, s.block_every, s.warp_sel);
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    CK(cudaGetLastError());
-  }
-  float ms = 0;
-  CK(cudaEventElapsedTime(&ms, a, b));
+  const float ms = probe::second_of_two_ms(
+      [&](int pass) {
+        CK(cudaMemset(d, 0, count * sizeof(Record)));
+        if (cold && flush != nullptr) {
+          CK(cudaMemset(flush, pass + 1, flush_bytes));
+          read_all<<<1056, 512>>>(static_cast<const int*>(flush), flush_bytes / 4, static_cast<int*>(flush));
+          CK(cudaGetLastError());
+        }
+      },
+      [&] { launch(d, s.block_every, s.warp_sel); });
   std::vector<Record> h(count);
   CK(cudaMemcpy(h.data(), d, count * sizeof(Record), cudaMemcpyDeviceToHost));
   printf("# %s kernel_ms=%.5f\n", name.c_str(), ms);
@@ -154,8 +146,6 @@ void record(const std::string& name, int grid, int bs, Sampling s, Launch launch
            r.t_data, r.t_end, r.g_start, r.g_end);
   }
   CK(cudaFree(d));
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
 }
 
 }  // namespace
