@@ -346,7 +346,10 @@ bool Sm::tick(sim::Cycle now) {
   // warps count as inactive (they exited) but hold their slots. Evidence: the H100 keeps only
   // 70-73% of its warp slots active in readOffset at n = 2^26 (offset.csv) and 72.6% in
   // stridedRead at stride 1 (stride.csv), both bound by DRAM bandwidth; freeing a block at its
-  // last EXIT gave 85% and 87%, this gives 78% and 74%, with the same times.
+  // last EXIT gave 85% and 87%, this gives 78% and 74%, with the same times. A later probe
+  // (store_acks.cu) finds the H100 taking the slot again ~450 cycles after the block's last warp
+  // whatever its stores' acknowledgement; this stays with the occupancy rule it offsets
+  // (SmCounters::warp_cycles).
   for (std::size_t q = 0; q < retire_queue_.size();) {
     const std::uint32_t b = retire_queue_[q];
     Block& block = blocks_[b];

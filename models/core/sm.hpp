@@ -47,15 +47,15 @@ struct SmCounters {
   std::uint64_t issue_events = 0;  // scheduler-cycles that issued one or two instructions
   std::uint64_t dual_issues = 0;   // of those, the ones that issued two (S2.3)
   std::uint64_t state_cycles[kSchedulerStateCount] = {};
-  // Sum over cycles of active warps (achieved occupancy), as ncu's sm__warps_active counts them: a
-  // warp from the cycle it starts (its place in the block's launch sequence, not while the block
-  // waits to start) until the last warp of its block exits. Nsight's documentation says "until all
-  // threads in the warp have exited", but the H100 counts a block's early finishers until its end:
-  // the per-warp records of readOffset at n = 2^26 (h100-measured/timeline_cold.csv.xz, every 8th
-  // block, analysis/validation/block_slots.py --every 8) give 0.578 of the slots from the warps'
-  // own windows and 0.765 from their blocks' spans, where ncu counted 0.756 for the same kernel
-  // (timeline_cold_ncu.csv); and h100-apps' 21 occupancy rows agree within 0.05 this way (9 did
-  // counting each warp to its own exit).
+  // Sum over cycles of active warps (achieved occupancy): a warp from the cycle it starts (its
+  // place in the block's launch sequence, not while the block waits to start) until the last warp
+  // of its block exits. The per-warp records of readOffset at n = 2^26 (h100-measured/
+  // timeline_cold.csv.xz) gave 0.578 of the slots from the warps' own windows and 0.765 from their
+  // blocks' spans where ncu counted 0.756, and h100-apps' occupancy rows agree this way. A later
+  // probe (store_acks.cu, analysis/validation/store_acks.py) finds ncu counting each warp to its
+  // own exit in eight launches, and the H100 not holding a finished block's slot for its stores as
+  // this model does (Sm::tick); this rule stands in until both change together (docs/model.md,
+  // "Occupancy as ncu counts it").
   std::uint64_t warp_cycles = 0;
   std::uint64_t active_cycles = 0;  // cycles with at least one resident warp
   std::uint64_t blocks = 0;         // blocks run to completion

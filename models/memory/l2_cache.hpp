@@ -56,7 +56,9 @@
 //   analysis/validation/block_slots.py --first-last): the H100's blocks span 1,768 cycles and
 //   leave their slot empty a median 679 before the next starts; the model's 1,978 and 492
 //   without the wait, 1,654 and 799 with it (fewer loads in flight wait less in DRAM's queues),
-//   and ncu's occupancy, 0.707, comes out 0.816 without and 0.685 with.
+//   and ncu's occupancy, 0.707, comes out 0.816 without and 0.685 with. The SM's side of this
+//   (a block's slot held for the acknowledgement) is what h100-measured/store_acks* contradicts
+//   (docs/model.md, "Occupancy as ncu counts it").
 // - The hit latency is the preset's whole SM-to-SM round trip; a miss returns after the DRAM
 //   model's latency, also a whole round trip (latency.csv measures both end to end).
 //
