@@ -13,10 +13,11 @@ For each case, the occupancy the records give (warp-cycles over ncu's sm__cycles
     block   from its start to its block's last warp's last record (models/core/sm.hpp's rule
             before this measurement: until the block's last warp exits)
 
-beside ncu's achieved occupancy, and the median wait for a store's acknowledgement (the fence's
-cases). From the records of every block that ran on SM 0 (cases ..._sm0), the slot's turnaround:
-the k-th block to start on the SM follows the (k - B)-th to complete (B blocks fit at once; the
-last record of its last warp), and the median of that gap. Prints one line per case;
+beside ncu's achieved occupancy; what ncu counts beyond the records, in cycles a warp (its
+warp-cycles less the records', over smsp__warps_launched); and the median wait for a store's
+acknowledgement (the fence's cases). From the records of every block that ran on SM 0 (cases
+..._sm0), the slot's turnaround: the k-th block to start on the SM follows the (k - B)-th to
+complete (B blocks fit at once; the last record of its last warp), and the median of that gap. Prints one line per case;
 tests/analysis/test_store_acks.py holds the conclusions to it.
 """
 import collections
@@ -83,6 +84,8 @@ def occupancies(data_dir):
         out[name] = {
             "ncu": float(row["sm__warps_active.avg.pct_of_peak_sustained_active"]) / 100,
             "own": own,
+            "extra": (float(row["sm__warps_active.avg.pct_of_peak_sustained_active"]) / 100 - own) * slot_cycles /
+                     float(row["smsp__warps_launched.sum"]),
             "block": block,
             "ack_wait": statistics.median(acked - end for _, _, end, acked in recs),
             "time_us": float(row["gpu__time_duration.sum"]) / 1e3,
@@ -94,10 +97,10 @@ def occupancies(data_dir):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     data_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "data", "h100-measured")
-    print(f"{'case':24} {'ncu':>6} {'own':>6} {'block':>6} {'ack wait':>9} {'slot gap':>9} {'time us':>8}")
+    print(f"{'case':24} {'ncu':>6} {'own':>6} {'block':>6} {'extra':>6} {'ack wait':>9} {'slot gap':>9} {'time us':>8}")
     for name, o in occupancies(data_dir).items():
-        print(f"{name:24} {o['ncu']:6.3f} {o['own']:6.3f} {o['block']:6.3f} {o['ack_wait']:9.0f} {o['slot_gap']:9.0f}"
-              f" {o['time_us']:8.1f}")
+        print(f"{name:24} {o['ncu']:6.3f} {o['own']:6.3f} {o['block']:6.3f} {o['extra']:6.0f} {o['ack_wait']:9.0f}"
+              f" {o['slot_gap']:9.0f} {o['time_us']:8.1f}")
     return 0
 
 

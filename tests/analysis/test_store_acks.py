@@ -1,12 +1,13 @@
 """h100-measured/store_acks*: what ncu's sm__warps_active counts, and when a block slot is free
 again (docs/model.md, "Occupancy as ncu counts it"). ncu counts each warp until its own exit: the
-per-warp records counted that way come within 0.08 below ncu in all eight launches (the records
-miss a warp's first and last few instructions), while counting every warp until its block's last
-warp exits overshoots the copies that exit after their store by 0.1 or more. A fence after the
-last store keeps the warp until the store is acknowledged (1,100 cycles and more under these
-copies), and ncu counts that wait: without the fence the warp exits ~35 cycles after its store.
-A block's slot takes the next block 400-550 cycles after its last warp leaves, without the fence
-as with it, so the SM does not wait for the block's stores to be acknowledged."""
+per-warp records counted that way fall short of ncu by what the records cannot see, 67-110 cycles
+a warp (the instructions before the first clock read and after the last, the warp's launch and
+exit; 164-212 with the fence), while counting every warp until its block's last warp exits
+overshoots ncu by more than that. A fence after the last store keeps the warp until the store
+is acknowledged (1,100 cycles and more under these copies), and ncu counts that wait: without
+the fence the warp exits ~35 cycles after its store. A block's slot takes the next block 400-550
+cycles after its last warp leaves, without the fence as with it, so the SM does not wait for the
+block's stores to be acknowledged."""
 import os
 import sys
 
@@ -19,9 +20,10 @@ def main():
     cases = store_acks.occupancies(os.path.join(source, "analysis", "validation", "data", "h100-measured"))
     assert len(cases) == 8, cases.keys()
     for name, o in cases.items():
-        assert 0 <= o["ncu"] - o["own"] <= 0.08, (name, o)
+        assert 0 < o["extra"] < 250, (name, o)
         if not name.endswith("_fence"):
-            assert o["block"] - o["ncu"] >= 0.1, (name, o)
+            assert o["extra"] < 150, (name, o)
+            assert o["block"] - o["ncu"] > o["ncu"] - o["own"], (name, o)
             assert 400 <= o["slot_gap"] <= 550, (name, o)
             assert o["ack_wait"] < 60, (name, o)
             fenced = cases[name + "_fence"]

@@ -1,11 +1,10 @@
 // How long a warp stays after its last store, and what Nsight Compute's sm__warps_active counts
 // of that time: the measurement behind the model's occupancy rule (models/core/sm.hpp,
-// SmCounters::warp_cycles). The per-warp records of readOffset at n = 2^26 fill 0.58 of the warp
-// slots from the warps' own windows where ncu counts 0.76 (h100-measured/timeline_cold*), while
-// persistKernel's fill 0.54 where ncu counts 0.52 (../shared/calibration/h100/
-// persist_timeline.csv.xz): counting each warp until its block's last warp exits fits the first
-// and not the second. Whether ncu counts a warp until its stores are acknowledged is what this
-// probe decides.
+// SmCounters::warp_cycles), which counts each warp until its block's last warp exits because the
+// per-warp records of readOffset at n = 2^26 fill 0.58 of the warp slots from the warps' own
+// windows and 0.765 from their blocks' spans where ncu counts 0.76 (h100-measured/timeline_cold*,
+// block_slots.py). Whether ncu counts a warp to its own exit, to its block's end or until its
+// stores are acknowledged, and whether a block's slot waits for them, is what this probe decides.
 //
 //   store_acks      one CSV on stdout: every warp of every 64th block of each case below, and
 //                   (cases named ..._sm0) every warp of every block that ran on SM 0, which
