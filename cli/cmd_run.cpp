@@ -147,7 +147,8 @@ int cmd_run(const Args& args) {
       "(with --json: a \"stats\" object of {\"value\", \"unit\", \"description\"} by name)")(
       "metrics", po::bool_switch(), "list every metric with its Nsight Compute counterpart, and exit")(
       "timeline", po::value<std::string>(),
-      "write every warp's start and exit cycle, block and SM to this CSV (as tools/gpu-probes/timelines.cu records them)");
+      "write every warp's start and exit cycle, block and SM, and when its first two loads' data came back, to this "
+      "CSV (as tools/gpu-probes/timelines.cu and persist_timeline.cu record them)");
   po::variables_map vm;
   if (!parse_options("run", kUsage, options, {}, args, vm)) {
     std::cout << kVerdictHelp << kMeasurementHelp;

@@ -291,6 +291,9 @@ class Sm final : public sim::ClockedComponent {
   sim::Cycle occupancy_since_ = 0;
   SmCounters counters_;
   WarpTimeline* timeline_ = nullptr;  // run --timeline
+  // run --timeline: per warp slot, when its warp's first two memory-system loads' data came back
+  // (WarpRecord::first_data, second_data); empty when no timeline is recorded.
+  std::vector<std::array<sim::Cycle, 2>> load_data_;
   sim::Attribution<SmLaunchCounts> by_launch_;  // SmLaunchCounts split by kernel slot
 };
 

@@ -88,6 +88,10 @@ void Sm::arrive(std::uint32_t b, sim::Cycle now) {
     w.block_slot = b;
     w.kernel_slot = kernel_slot;
     w.index_in_block = static_cast<std::uint32_t>(launched - 1);
+    if (timeline_ != nullptr) [[unlikely]] {
+      if (load_data_.size() <= slot) load_data_.resize(slot + 1);
+      load_data_[slot] = {WarpRecord::kNoData, WarpRecord::kNoData};
+    }
     change_resident_warps(+1, now);
     sched_[s].active |= std::uint64_t{1} << i;
     sched_[s].at_barrier &= ~(std::uint64_t{1} << i);
@@ -143,8 +147,10 @@ void Sm::retire_warp(std::uint32_t s, std::uint32_t i, sim::Cycle now) {
   block.exited_warp_starts += std::min(w.started, now);
   if (block.warps_finished == block.warps_total)
     counters_.warp_cycles += std::uint64_t{block.warps_total} * now - block.exited_warp_starts;
-  if (timeline_ != nullptr) [[unlikely]]
-    timeline_->add({w.kernel_slot, id_, w.index_in_block, block.id, w.started, now});
+  if (timeline_ != nullptr) [[unlikely]] {
+    const auto& data = load_data_[slot_of(s, i)];
+    timeline_->add({w.kernel_slot, id_, w.index_in_block, block.id, w.started, now, data[0], data[1]});
+  }
   release_barrier_if_complete(block, now);  // the warps still running may all be waiting
 }
 

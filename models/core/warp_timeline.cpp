@@ -17,10 +17,14 @@ void WarpTimeline::write_csv(const std::filesystem::path& path, const std::vecto
   {
     std::ofstream out(temporary);
     if (!out) throw sim::InputError(origin, "cannot write " + temporary.string());
-    out << "launch,block,warp,smid,t_start,t_end\n";
+    out << "launch,block,warp,smid,t_start,t_end,t_first_data,t_second_data\n";
     for (const WarpRecord& r : records_) {
       const std::uint32_t launch = r.kernel_slot < launch_numbers.size() ? launch_numbers[r.kernel_slot] : r.kernel_slot + 1;
-      out << launch << ',' << r.block << ',' << r.warp << ',' << r.sm << ',' << r.start << ',' << r.exit << '\n';
+      out << launch << ',' << r.block << ',' << r.warp << ',' << r.sm << ',' << r.start << ',' << r.exit << ',';
+      if (r.first_data != WarpRecord::kNoData) out << r.first_data;
+      out << ',';
+      if (r.second_data != WarpRecord::kNoData) out << r.second_data;
+      out << '\n';
     }
     if (!out.flush()) throw sim::InputError(origin, "cannot write " + temporary.string());
   }

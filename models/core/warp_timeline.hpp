@@ -1,7 +1,9 @@
 #pragma once
-// Per-warp timelines of a run (`run --timeline FILE`): when each warp started and exited, and on
-// which SM, as tools/gpu-probes/timelines.cu records them on a real GPU, so that the model's block
-// placement, warp lifetimes and slot turnarounds can be set beside the hardware's record by record.
+// Per-warp timelines of a run (`run --timeline FILE`): when each warp started and exited, on which
+// SM, and when its first two loads' data came back, as tools/gpu-probes/timelines.cu and
+// persist_timeline.cu record them on a real GPU, so that the model's block placement, warp
+// lifetimes, slot turnarounds and latencies under load can be set beside the hardware's record by
+// record.
 #include <cstdint>
 #include <filesystem>
 #include <vector>
@@ -14,6 +16,10 @@ struct WarpRecord {
   std::uint32_t kernel_slot = 0, sm = 0, warp = 0;  // warp: its index within the block
   std::uint64_t block = 0;                         // the block's linear id within its grid
   sim::Cycle start = 0, exit = 0;                  // first cycle it may issue; the cycle it exited
+  // When the data of its first and second load that went to the memory system (L2 or beyond)
+  // was there, in the order they issued; kNoData if it had none.
+  static constexpr sim::Cycle kNoData = ~sim::Cycle{0};
+  sim::Cycle first_data = kNoData, second_data = kNoData;
 };
 
 class WarpTimeline {
@@ -26,7 +32,8 @@ class WarpTimeline {
     other.records_.clear();
   }
   const std::vector<WarpRecord>& records() const { return records_; }
-  // CSV "launch,block,warp,smid,t_start,t_end" (cycles of the run's clock), in exit order;
+  // CSV "launch,block,warp,smid,t_start,t_end,t_first_data,t_second_data" (cycles of the run's
+  // clock; the last two empty where the warp had no such load), in exit order;
   // `launch_numbers[slot]` is the 1-based launch number of kernel slot `slot`. Written under a
   // temporary name and renamed (sim/output_file.hpp); throws InputError naming `origin` if it
   // cannot be.

@@ -1,5 +1,6 @@
-// run --timeline: every warp's start and exit, its block and SM, as tools/gpu-probes/timelines.cu
-// records them on the GPU; and the dispatch mechanisms those records show (turnaround_blocks.csv.xz,
+// run --timeline: every warp's start and exit, its block and SM, and when its first two loads'
+// data came back, as tools/gpu-probes/timelines.cu and persist_timeline.cu record them on the
+// GPU; and the dispatch mechanisms those records show (turnaround_blocks.csv.xz,
 // dispatch.csv): a block's warps start warp_launch_interval_cycles apart, and a block slot is
 // taken again no sooner than block_retire_cycles after the last warp of its block exited.
 #include <catch2/catch.hpp>
@@ -19,17 +20,19 @@ using namespace warpsim;
 namespace {
 
 struct Record {
-  std::uint64_t launch, block, warp, sm, start, exit;
+  std::uint64_t launch, block, warp, sm, start, exit, first_data, second_data;
 };
 
 // The timeline's rows, read as any of the project's CSV files (analysis/validation/reference_data).
 std::vector<Record> read_timeline(const std::string& path) {
   const analysis::CsvTable t = analysis::read_csv(path);
-  REQUIRE(t.columns == std::vector<std::string>{"launch", "block", "warp", "smid", "t_start", "t_end"});
+  REQUIRE(t.columns == std::vector<std::string>{"launch", "block", "warp", "smid", "t_start", "t_end",
+                                               "t_first_data", "t_second_data"});
   std::vector<Record> out;
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     auto n = [&](const char* c) { return static_cast<std::uint64_t>(t.number(i, c)); };
-    out.push_back({n("launch"), n("block"), n("warp"), n("smid"), n("t_start"), n("t_end")});
+    out.push_back({n("launch"), n("block"), n("warp"), n("smid"), n("t_start"), n("t_end"), n("t_first_data"),
+                   n("t_second_data")});
   }
   return out;
 }
@@ -94,6 +97,11 @@ TEST_CASE("run --timeline records every warp of every block once, on an SM, star
     CHECK(r.launch == 1);
     CHECK(r.sm < arch.gpu.sms);
     CHECK(r.start < r.exit);
+    // readOffset's two loads (A and B) go to L2: each warp's data comes back after it starts and
+    // before its store, and no sooner than an L2 hit would answer.
+    CHECK(r.first_data >= r.start + arch.l2.hit_latency);
+    CHECK(r.second_data >= r.start + arch.l2.hit_latency);
+    CHECK(std::max(r.first_data, r.second_data) < r.exit);
     CHECK(seen.insert({r.block, r.warp}).second);
     auto [it, fresh] = sm_of_block.emplace(r.block, r.sm);
     CHECK(it->second == r.sm);  // a block's warps share its SM

@@ -1,0 +1,68 @@
+"""analysis/validation/load_waits.py: the load waits docs/model.md quotes for the calibrated
+persistKernel follow from the H100's records (../shared/calibration/h100/persist_timeline.csv.xz);
+the model's `run --timeline` files read the same way, every warp with its two loads' times; a file
+without load times is refused with its name.
+
+Run by ctest with WARPSIM_BINARY and WARPSIM_SOURCE_DIR; exit 77 means skipped (no binary)."""
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model_binary import model_binary  # noqa: E402
+
+SKIP = 77
+source = os.environ.get("WARPSIM_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+script = os.path.join(source, "analysis", "validation", "load_waits.py")
+records = os.path.join(source, "..", "shared", "calibration", "h100", "persist_timeline.csv.xz")
+
+
+def waits(*args, expect_ok=True):
+    r = subprocess.run([sys.executable, script, *args], capture_output=True, text=True)
+    if not expect_ok:
+        return r
+    assert r.returncode == 0, r.stderr
+    return {k: int(v) for k, v in (line.split() for line in r.stdout.splitlines())}
+
+
+def quartet(s, name):
+    return tuple(s[f"{name}_{q}"] for q in ("p10", "median", "p90", "p99"))
+
+
+def main():
+    # The H100: every warp of every 32nd block (2,048 blocks of 32 warps).
+    s = waits(records, "--case", "persist_nowindow")
+    assert s["records"] == 65536
+    assert quartet(s, "first_wait") == (642, 1082, 2549, 6330)
+    assert quartet(s, "second_wait") == (970, 1505, 2927, 6829)
+    s = waits(records, "--case", "persist_hitRatio_1.00")
+    assert quartet(s, "first_wait") == (649, 1025, 1884, 3037)
+    assert quartet(s, "second_wait") == (955, 1408, 2284, 3381)
+    assert waits(records, "--case", "persist_hitRatio_1.00", "--warps", "0,31")["records"] == 2 * 2048
+
+    binary = model_binary("the model's load times")
+    if binary is None:
+        return SKIP
+    with tempfile.TemporaryDirectory() as tmp:
+        timeline = os.path.join(tmp, "t.csv")
+        # 256 blocks of 1024 threads: one wave and a little more on 132 SMs.
+        subprocess.run([binary, "run", "--arch", "hopper-h100", "--kernel", "persistKernel",
+                        "-p", "data_bytes=1048576", "-p", "persist_bytes=65536", "--timeline", timeline],
+                       check=True, capture_output=True)
+        s = waits(timeline)
+        assert s["records"] == 256 * 32, s
+        for name in ("first_wait", "second_wait"):
+            q = quartet(s, name)
+            assert list(q) == sorted(q) and q[0] > 0, (name, q)
+        bad = os.path.join(tmp, "bad.csv")
+        with open(bad, "w") as f:
+            f.write("launch,block,warp,smid,t_start,t_end\n1,0,0,0,10,20\n")
+        r = waits(bad, expect_ok=False)
+        assert r.returncode != 0 and "bad.csv: not a timeline with load times" in r.stderr, r.stderr
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
