@@ -1,5 +1,6 @@
-"""analysis/validation/load_waits.py: the load waits docs/model.md quotes for the calibrated
-persistKernel follow from the H100's records (../shared/calibration/h100/persist_timeline.csv.xz);
+"""analysis/validation/load_waits.py: the load waits docs/model.md quotes follow from the H100's
+records: the calibrated persistKernel's (../shared/calibration/h100/persist_timeline.csv.xz), and
+load_spread.cu's (h100-measured/load_spread.csv.xz), where the set-aside alone makes the tail long;
 the model's `run --timeline` files read the same way, every warp with its two loads' times; a file
 without load times is refused with its name.
 
@@ -40,6 +41,20 @@ def main():
     assert quartet(s, "first_wait") == (649, 1025, 1884, 3037)
     assert quartet(s, "second_wait") == (955, 1408, 2284, 3381)
     assert waits(records, "--case", "persist_hitRatio_1.00", "--warps", "0,31")["records"] == 2 * 2048
+
+    # load_spread.cu: the same work without and with persist_10MB.csv's set-aside.
+    spread = os.path.join(source, "analysis", "validation", "data", "h100-measured", "load_spread.csv.xz")
+    plain, set_aside = waits(spread, "--case", "persist"), waits(spread, "--case", "persist_setaside")
+    assert quartet(plain, "first_wait") == (655, 815, 1044, 1256)
+    assert quartet(set_aside, "second_wait") == (1012, 1531, 2890, 6516)
+    for case in ("resident", "resident_loads", "dram_loads", "dram", "persist"):
+        s = waits(spread, "--case", case)
+        for name in ("first_wait", "second_wait"):
+            assert s[f"{name}_p99"] <= 2.25 * s[f"{name}_p10"], (case, name, s)
+    for case in ("dram_setaside", "persist_setaside"):
+        s = waits(spread, "--case", case)
+        for name in ("first_wait", "second_wait"):
+            assert s[f"{name}_p99"] >= 4 * s[f"{name}_p10"], (case, name, s)
 
     binary = model_binary("the model's load times")
     if binary is None:

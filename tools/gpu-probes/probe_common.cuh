@@ -99,6 +99,15 @@ inline void fill_random(float* d, size_t n, unsigned seed = 1) {
   CK(cudaMemcpy(d, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
 }
 
+// The device's properties, after the line "# device=NAME sms=N l2=BYTES" the record probes print
+// first (the analysis scripts read the SM count from it).
+inline cudaDeviceProp device_header() {
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  printf("# device=%s sms=%d l2=%d\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize);
+  return prop;
+}
+
 // The first `count` elements of device array `d`, on the host.
 template <class T>
 std::vector<T> copy_back(const T* d, size_t count) {

@@ -98,9 +98,7 @@ void record(const std::string& name, int grid, int bs, Launch launch) {
 }  // namespace
 
 int main() {
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  printf("# device=%s sms=%d l2=%d\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize);
+  probe::device_header();
   printf("case,block,warp,smid,warpid,t_start,t_data,t_end,t_acked\n");
   const int n = 1 << 26;
   float* A = probe::random_floats(n, 1);
