@@ -21,6 +21,14 @@
 // used, and at the end (analysis/validation/load_waits.py reads them). A `#` line per case gives
 // its kernel time. Under ncu (measure-h100 load-spread, --cache-control none so the warm-up
 // launch's lines stay) the same launches give L2 hit rates, DRAM bytes and sm__warps_active.
+//
+//   load_spread hot-sizes [--ncu] [--reps=N]
+//                   calibration_kernels.cuh's persistKernel (256 MB streamed, 1024-thread blocks)
+//                   over hot regions of 1-24 MB, without and with persist_10MB.csv's set-aside and
+//                   no window: which hot lines the L2 writes back more than once (DRAM bytes
+//                   written under ncu, --cache-control all as calibrate measures), against how
+//                   many other lines a set takes between two stores to one of them
+#include "calibration_kernels.cuh"
 #include "probe_common.cuh"
 
 namespace {
@@ -85,9 +93,35 @@ void record(const char* name, int* hot, int freq, int* stream, int data, bool st
   CK(cudaFree(d));
 }
 
+// persistKernel over each hot size, without and with the set-aside.
+int hot_sizes(const probe::Mode& mode) {
+  const cudaDeviceProp prop = probe::device_header();
+  printf("case,params,median_ms,min_ms,reps\n");
+  const size_t set_aside = std::min<size_t>(size_t(prop.l2CacheSize * 0.75), prop.persistingL2CacheMaxSize);
+  const int data = 1 << 26, max_hot = (24 << 20) / 4;
+  int *hot, *stream;
+  CK(cudaMalloc(&hot, size_t(max_hot) * 4));
+  CK(cudaMalloc(&stream, size_t(data) * 4));
+  CK(cudaMemset(hot, 1, size_t(max_hot) * 4));
+  CK(cudaMemset(stream, 1, size_t(data) * 4));
+  for (const size_t aside : {size_t(0), set_aside}) {
+    CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, aside));
+    CK(cudaCtxResetPersistingL2Cache());
+    for (const int mb : {1, 2, 4, 6, 8, 10, 12, 16, 20, 24}) {
+      const int freq = (mb << 20) / 4;
+      probe::run_case(mode, "persistKernel", probe::params("hotMB=%lld;setaside=%lld", mb, (long long)aside),
+                      [&] { persistKernel<<<data / kThreads, kThreads>>>(hot, stream, data, freq); });
+    }
+  }
+  CK(cudaFree(hot));
+  CK(cudaFree(stream));
+  return 0;
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "hot-sizes") return hot_sizes(probe::parse_mode(argc, argv, 2));
   const cudaDeviceProp prop = probe::device_header();
   printf("case,block,warp,smid,warpid,t_start,t_first_data,t_second_data,t_end\n");
   const int hot_ints = (1 << 20) / 4, persist_ints = (10 << 20) / 4, resident_ints = (8 << 20) / 4,
