@@ -1,6 +1,7 @@
 """analysis/validation/load_waits.py: the load waits docs/model.md quotes follow from the H100's
 records: the calibrated persistKernel's (../shared/calibration/h100/persist_timeline.csv.xz), and
-load_spread.cu's (h100-measured/load_spread.csv.xz), where the set-aside alone makes the tail long;
+load_spread.cu's (h100-measured/load_spread.csv.xz), where write-backs under a set-aside make the
+tail long;
 the model's `run --timeline` files read the same way, every warp with its two loads' times; a file
 without load times is refused with its name.
 
@@ -45,16 +46,18 @@ def main():
     # load_spread.cu: the same work without and with persist_10MB.csv's set-aside.
     spread = os.path.join(source, "analysis", "validation", "data", "h100-measured", "load_spread.csv.xz")
     plain, set_aside = waits(spread, "--case", "persist"), waits(spread, "--case", "persist_setaside")
-    assert quartet(plain, "first_wait") == (655, 815, 1044, 1256)
-    assert quartet(set_aside, "second_wait") == (1012, 1531, 2890, 6516)
-    for case in ("resident", "resident_loads", "dram_loads", "dram", "persist"):
+    assert quartet(plain, "first_wait") == (659, 816, 1042, 1280)
+    assert quartet(set_aside, "second_wait") == (1010, 1551, 2947, 6578)
+    # Narrow without a set-aside, and with one where nothing is written back (loads only).
+    for case in ("resident", "resident_loads", "dram_loads", "dram", "persist", "dram_loads_setaside",
+                 "persist_loads_setaside"):
         s = waits(spread, "--case", case)
         for name in ("first_wait", "second_wait"):
             assert s[f"{name}_p99"] <= 2.25 * s[f"{name}_p10"], (case, name, s)
     for case in ("dram_setaside", "persist_setaside"):
         s = waits(spread, "--case", case)
         for name in ("first_wait", "second_wait"):
-            assert s[f"{name}_p99"] >= 4 * s[f"{name}_p10"], (case, name, s)
+            assert s[f"{name}_p99"] >= 3.5 * s[f"{name}_p10"], (case, name, s)
 
     binary = model_binary("the model's load times")
     if binary is None:

@@ -16,6 +16,9 @@
 //                        (min(0.75 x L2, the most the GPU allows); no window, so nothing persists)
 //     persist            persistKernel over persist_10MB.csv's 10 MB hot region, no set-aside
 //     persist_setaside   ... with the set-aside: persist_10MB.csv's launch without a window
+//     resident_setaside, dram_loads_setaside, persist_loads_setaside
+//                        the set-aside where nothing is written back: the 9 MB held in L2 with
+//                        its stores, and the DRAM cases' loads alone
 // Columns: case,block,warp,smid,warpid,t_start,t_first_data,t_second_data,t_end: clock64 cycles
 // of the warp's SM at entry, right after the hot load's value and the streamed load's value are
 // used, and at the end (analysis/validation/load_waits.py reads them). A `#` line per case gives
@@ -137,6 +140,10 @@ int main(int argc, char** argv) {
   record("dram_setaside", hot, hot_ints, stream, dram_ints, true, set_aside);
   record("persist", hot, persist_ints, stream, dram_ints, true);
   record("persist_setaside", hot, persist_ints, stream, dram_ints, true, set_aside);
+  // The set-aside without write-backs: no stores, or none that leave L2.
+  record("resident_setaside", hot, hot_ints, stream, resident_ints, true, set_aside);
+  record("dram_loads_setaside", hot, hot_ints, stream, dram_ints, false, set_aside);
+  record("persist_loads_setaside", hot, persist_ints, stream, dram_ints, false, set_aside);
   CK(cudaFree(hot));
   CK(cudaFree(stream));
   return 0;
