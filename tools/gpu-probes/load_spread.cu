@@ -1,6 +1,7 @@
 // Where the spread of a loaded memory system's answers comes from (docs/model.md, "How far apart a
 // block's warps finish"): the H100's persistKernel waits 3.5-10x as long at the 99th percentile as
-// at the 10th, the model 1.7-3.1x. This probe takes DRAM and stores away one at a time.
+// at the 10th, the model 1.7-3.1x. This probe takes DRAM, stores and the set-aside away one at a
+// time.
 //
 //   load_spread     one CSV on stdout, every warp of every 32nd block of each case, launched
 //                   twice and the second launch recorded (the first leaves L2 warm):
@@ -17,8 +18,9 @@
 //     persist            persistKernel over persist_10MB.csv's 10 MB hot region, no set-aside
 //     persist_setaside   ... with the set-aside: persist_10MB.csv's launch without a window
 //     resident_setaside, dram_loads_setaside, persist_loads_setaside
-//                        the set-aside where nothing is written back: the 9 MB held in L2 with
-//                        its stores, and the DRAM cases' loads alone
+//                        the set-aside with loads alone (nothing to write back), and with the 9
+//                        MB held in L2 and its stores (it fits beside the set-aside; the H100
+//                        writes part of it back all the same)
 // Columns: case,block,warp,smid,warpid,t_start,t_first_data,t_second_data,t_end: clock64 cycles
 // of the warp's SM at entry, right after the hot load's value and the streamed load's value are
 // used, and at the end (analysis/validation/load_waits.py reads them). A `#` line per case gives
@@ -140,7 +142,7 @@ int main(int argc, char** argv) {
   record("dram_setaside", hot, hot_ints, stream, dram_ints, true, set_aside);
   record("persist", hot, persist_ints, stream, dram_ints, true);
   record("persist_setaside", hot, persist_ints, stream, dram_ints, true, set_aside);
-  // The set-aside without write-backs: no stores, or none that leave L2.
+  // The set-aside with nothing to write back (loads alone), and with 9 MB that fits beside it.
   record("resident_setaside", hot, hot_ints, stream, resident_ints, true, set_aside);
   record("dram_loads_setaside", hot, hot_ints, stream, dram_ints, false, set_aside);
   record("persist_loads_setaside", hot, persist_ints, stream, dram_ints, false, set_aside);
