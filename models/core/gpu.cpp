@@ -99,6 +99,8 @@ void Gpu::window_closed(sim::Cycle begin, sim::Cycle end) {
     a.ready = memory_.access(a.sm, a.kernel_slot, a.inst, a.range, a.issued).ready;
   }
   for (DeferredAccess* a : in_order_) sms_[a->sm]->answer(*a);
+  if (timeline_ != nullptr) [[unlikely]]  // once a window, not once an access
+    for (const DeferredAccess* a : in_order_) sms_[a->sm]->record_load_data(*a);
   for (AccessLog& log : logs_) log.clear();
   for (const auto& sm : sms_)
     if (sm->needs_settling()) sm->settle(end);

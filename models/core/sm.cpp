@@ -254,16 +254,18 @@ void Sm::answer(const DeferredAccess& a) {
     w.scoreboard.write(a.inst, a.ready, true);
     if (!w.answered) answered_.push_back(a.warp_slot);
     w.answered = true;
-    if (timeline_ != nullptr) [[unlikely]] {
-      auto& data = load_data_[a.warp_slot];  // answers come in the order the loads issued (gpu.cpp)
-      if (data[0] == WarpRecord::kNoData)
-        data[0] = a.ready;
-      else if (data[1] == WarpRecord::kNoData)
-        data[1] = a.ready;
-    }
   }
   Block& block = blocks_[a.block];
   block.last_memory_ready = std::max(block.last_memory_ready, a.ready);
+}
+
+void Sm::record_load_data(const DeferredAccess& a) {
+  if (a.inst.dst_count == 0) return;  // a store
+  auto& data = load_data_[a.warp_slot];  // answers come in the order the loads issued (gpu.cpp)
+  if (data[0] == WarpRecord::kNoData)
+    data[0] = a.ready;
+  else if (data[1] == WarpRecord::kNoData)
+    data[1] = a.ready;
 }
 
 void Sm::refresh_head(Warp& w, std::uint32_t s, std::uint32_t i) {

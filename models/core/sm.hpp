@@ -110,6 +110,8 @@ class Sm final : public sim::ClockedComponent {
   // The window [.., window_end) has closed. answer(): the memory system's answer to one of this
   // SM's accesses of the window. settle(): after the answers, what waited on them is decided.
   void answer(const DeferredAccess& access);
+  // run --timeline: notes when a load of a warp's first two had its data (WarpRecord).
+  void record_load_data(const DeferredAccess& access);
   void settle(sim::Cycle window_end);
   bool needs_settling() const { return needs_settling_; }
 
