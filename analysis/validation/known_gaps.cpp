@@ -37,7 +37,7 @@ const char* const kPersistOccupancy =
     "whatever its stores' acknowledgement (h100-measured/store_acks*, analysis/validation/store_acks.py). "
     "With both changed the H100 table's rows move to -0.03 to +0.17, hitRatio 1 within 0.03 (docs/model.md, "
     "\"Occupancy as ncu counts it\"). What is left is the set-aside's own: with it, where the L2 writes "
-    "dirty lines back, the H100's loads wait far less evenly (99th percentile 3.9-8.3x the 10th; without "
+    "dirty lines back, the H100's loads wait far less evenly (99th percentile 4.0-8.3x the 10th; without "
     "it, or without the write-backs, 1.4-2.2x; the model 1.7-3.1x either way), so a block's warps end "
     "thousands of cycles apart and its slot stays held for the last (h100-measured/load_spread*, "
     "analysis/validation/load_waits.py; docs/model.md, \"How far apart a block's warps finish\").";

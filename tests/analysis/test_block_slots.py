@@ -14,6 +14,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from analysis_script import assert_refuses, key_values  # noqa: E402
 from model_binary import model_binary  # noqa: E402
 
 SKIP = 77
@@ -22,13 +23,8 @@ script = os.path.join(source, "analysis", "validation", "block_slots.py")
 data = os.path.join(source, "analysis", "validation", "data", "h100-measured")
 
 
-def summary(*args, expect_ok=True):
-    r = subprocess.run([sys.executable, script, *args], capture_output=True, text=True)
-    if expect_ok:
-        assert r.returncode == 0, r.stderr
-    else:
-        return r
-    return {k: float(v) for k, v in (line.split() for line in r.stdout.splitlines())}
+def summary(*args):
+    return key_values(script, *args)
 
 
 def near(value, expected, within=0.5):
@@ -89,11 +85,7 @@ def main():
         assert s["gap_median"] > 0
         assert s["life_p10"] <= s["life_median"] <= s["life_p90"] <= s["life_p99"]
         assert s["ends_apart_median"] <= s["ends_apart_p90"]
-        bad = os.path.join(tmp, "bad.csv")
-        with open(bad, "w") as f:
-            f.write("a,b\n1,2\n")
-        r = summary(bad, expect_ok=False)
-        assert r.returncode != 0 and "bad.csv: not a timeline" in r.stderr, r.stderr
+        assert_refuses(script, tmp, "a,b\n1,2\n", "bad.csv: not a timeline")
     print("ok")
     return 0
 

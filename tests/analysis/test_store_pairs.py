@@ -11,6 +11,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from analysis_script import assert_refuses, key_values  # noqa: E402
 from model_binary import model_binary  # noqa: E402
 
 SKIP = 77
@@ -19,12 +20,8 @@ script = os.path.join(source, "analysis", "validation", "store_pairs.py")
 records = os.path.join(source, "analysis", "validation", "data", "h100-measured", "timeline_writeOffset.csv.xz")
 
 
-def summary(*args, expect_ok=True):
-    r = subprocess.run([sys.executable, script, *args], capture_output=True, text=True)
-    if not expect_ok:
-        return r
-    assert r.returncode == 0, r.stderr
-    return {k: float(v) for k, v in (line.split() for line in r.stdout.splitlines())}
+def summary(*args):
+    return key_values(script, *args)
 
 
 def main():
@@ -52,11 +49,7 @@ def main():
         model_hits = m["l1_hit_rate"] / 100 * 12
         s = summary(timeline, "--offset", "16", "--visible-after", "0")
         assert abs(s["hits_0"] - model_hits) <= 0.02, (s, model_hits)
-        bad = os.path.join(tmp, "bad.csv")
-        with open(bad, "w") as f:
-            f.write("block,warp,t_end\n")
-        r = summary(bad, "--offset", "1", expect_ok=False)
-        assert r.returncode != 0 and "bad.csv: no warp records" in r.stderr, r.stderr
+        assert_refuses(script, tmp, "block,warp,t_end\n", "bad.csv: no warp records", "--offset", "1")
     print("ok")
     return 0
 
