@@ -1,5 +1,5 @@
 // Where the spread of a loaded memory system's answers comes from (docs/model.md, "How far apart a
-// block's warps finish"): the H100's persistKernel waits 3.5-10x as long at the 99th percentile as
+// block's warps finish"): the H100's persistKernel waits 3.5-9.9x as long at the 99th percentile as
 // at the 10th, the model 1.7-3.1x. This probe takes DRAM, stores and the set-aside away one at a
 // time.
 //
@@ -45,14 +45,6 @@ struct Record {
   unsigned smid, warpid;
 };
 
-// The clock once `v` is there: a store of it to shared memory comes first, and a warp issues in
-// order (an asm input alone does not make the clock read wait: ptxas put it right after the load).
-__device__ __forceinline__ long long clock_after(int v) {
-  __shared__ volatile int sink[kThreads];
-  sink[threadIdx.x] = v;
-  return clock64();
-}
-
 // persistKernel (calibration_kernels.cuh): persistent[tid % freqSize] *= 2, then
 // streaming[tid % dataSize] *= 2; with `stores` false only the loads, their sum kept by a store
 // no value makes (the buffers hold no zeros and no negative numbers).
@@ -60,12 +52,12 @@ __global__ void spreadTimed(int* persistent, int* streaming, int dataSize, int f
   const long long t0 = clock64();
   const int tid = blockIdx.x * blockDim.x + threadIdx.x;
   const int hot = persistent[tid % freqSize];
-  const long long t1 = clock_after(hot);
+  const long long t1 = probe::clock_after_data<kThreads>(hot);
   if (stores) persistent[tid % freqSize] = 2 * hot;
   // As in persistKernel, where the streamed load follows the hot store, which waits for the hot
   // data: here its index waits for it (hot >> 31 is 0), with or without the stores.
   const int cold = streaming[(tid + (hot >> 31)) % dataSize];
-  const long long t2 = clock_after(cold);
+  const long long t2 = probe::clock_after_data<kThreads>(cold);
   if (stores)
     streaming[tid % dataSize] = 2 * cold;
   else if (hot + cold == 0)

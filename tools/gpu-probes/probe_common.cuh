@@ -140,6 +140,25 @@ __device__ __forceinline__ unsigned long long globaltimer() {
   return r;
 }
 
+// The clock with `v` as the read's input operand. That makes it wait for `v` only where an
+// instruction before it computes `v` from loaded data (readOffset's sum: a warp issues in order);
+// for a loaded value itself ptxas puts the read right after the load, before the data is there
+// (load_spread.cu's first form, cuobjdump -sass). timelines.cu and store_acks.cu take t_data so.
+__device__ __forceinline__ long long clock_beside(float v) {
+  long long t;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t) : "f"(v));
+  return t;
+}
+
+// The clock once `v` is there whatever made it: `v` is stored to shared memory first, and the
+// store cannot issue without it (load_spread.cu).
+template <int kThreads>
+__device__ __forceinline__ long long clock_after_data(int v) {
+  __shared__ volatile int sink[kThreads];
+  sink[threadIdx.x] = v;
+  return clock64();
+}
+
 // Reads n uint4 of p and keeps the loads (never true for a buffer of non-zero bytes).
 __global__ void read_all(const uint4* p, size_t n, unsigned* sink) {
   uint4 acc{0, 0, 0, 0};

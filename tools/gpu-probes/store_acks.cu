@@ -15,8 +15,11 @@
 // region, 256 MB streamed, 1024-thread blocks), all at n = 2^26 elements; each without and with
 // a __threadfence() after the last store. Each is launched twice and the second launch recorded.
 // Columns: case,block,warp,smid,warpid,t_start,t_data,t_end,t_acked: clock64 cycles of the
-// warp's SM at entry, once its loaded data is there, after its last store has issued, and after
-// the fence (which waits for the warp's stores to be acknowledged; t_end without one). A `#`
+// warp's SM at entry; t_data once readOffset's sum of its loads is there, but for persistKernel
+// right after its streamed load issues (probe::clock_beside; cuobjdump -sass: the read follows the
+// load; the copies' sum is predicated off, whether their read waits is not checked; no analysis
+// reads t_data); after its last store has issued, and after the fence (which waits for the
+// warp's stores to be acknowledged; t_end without one). A `#`
 // line per case gives its kernel time. Under ncu (measure-h100 store-acks) the same launches
 // give sm__warps_active with and without the fence: if ncu counts a warp until its stores are
 // acknowledged, the fence changes nothing it counts.
@@ -30,12 +33,6 @@ struct Record {
 };
 
 constexpr int kBlockEvery = 64;
-
-__device__ __forceinline__ long long clock_after(float v) {
-  long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t) : "f"(v));
-  return t;
-}
 
 // `out`: the every-64th-block records, then one record per warp of the grid for SM 0's blocks.
 __device__ __forceinline__ void finish(Record* out, long long t0, long long t1, long long t2, bool fence) {
@@ -53,7 +50,7 @@ __global__ void copyTimed(const float* A, const float* B, float* C, Record* out,
   const long long t0 = clock64();
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   const float v = B != nullptr ? A[i] + B[i] : A[i];
-  const long long t1 = clock_after(v);
+  const long long t1 = probe::clock_beside(v);
   C[i] = v;
   const long long t2 = clock64();
   finish(out, t0, t1, t2, fence);
@@ -67,7 +64,7 @@ __global__ void persistTimed(int* persistent, int* streaming, int dataSize, int 
   const int hot = persistent[tid % freqSize];
   persistent[tid % freqSize] = 2 * hot;
   const int cold = streaming[tid % dataSize];
-  const long long t1 = clock_after(float(cold));
+  const long long t1 = probe::clock_beside(float(cold));
   streaming[tid % dataSize] = 2 * cold;
   const long long t2 = clock64();
   finish(out, t0, t1, t2, fence);

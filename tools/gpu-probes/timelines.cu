@@ -11,8 +11,9 @@
 //                       every warp of every 8th block (where a block ends exactly)
 //
 // Columns: case,block,warp,smid,warpid,t_start,t_data,t_end,g_start,g_end. t_* are clock64
-// cycles of the warp's SM: at entry, once the loaded data is there (the clock read takes the
-// data as an input operand, so it cannot issue before the loads complete), and after the
+// cycles of the warp's SM: at entry, once the loaded data is there where a sum of the loads comes
+// first (readOffset, writeOffset; probe::clock_beside: for stridedRead's loaded value itself the
+// read comes right after the load, so its t_data is not the data's time), and after the
 // store has issued; g_* are %globaltimer nanoseconds (comparable across SMs, coarse). A `#` line
 // per case gives its kernel time. Only lane 0 of a recorded warp writes a record, after its
 // work, so the recorded kernels execute the calibration kernels' loads and stores unchanged.
@@ -25,12 +26,6 @@ struct Record {
   unsigned long long g_start, g_end;
   unsigned smid, warpid;
 };
-
-__device__ __forceinline__ long long clock_after(float v) {
-  long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t) : "f"(v));
-  return t;
-}
 
 // Which warps record: every warp of every `block_every`-th block (warp_sel 0), or only the
 // first and last warp of every block (warp_sel 1); slot is where the record goes (-1: none).
@@ -60,7 +55,7 @@ __global__ void readOffsetTimed(const float* A, const float* B, float* C, int n,
   long long t1 = 0, t2 = 0;
   if (k < (unsigned)n) {
     const float v = A[k] + B[k];
-    t1 = clock_after(v);
+    t1 = probe::clock_beside(v);
     C[i] = v;
     t2 = clock64();
   }
@@ -76,7 +71,7 @@ __global__ void writeOffsetTimed(const float* A, const float* B, float* C, int n
   long long t1 = 0, t2 = 0;
   if (k < (unsigned)n) {
     const float v = A[i] + B[i];
-    t1 = clock_after(v);
+    t1 = probe::clock_beside(v);
     C[k] = v;
     t2 = clock64();
   }
@@ -92,7 +87,7 @@ __global__ void stridedReadTimed(const float* in, float* out_data, int n, int st
   long long t1 = 0, t2 = 0;
   if (k < (unsigned long long)n) {
     const float v = in[k];
-    t1 = clock_after(v);
+    t1 = probe::clock_beside(v);
     out_data[i] = v;
     t2 = clock64();
   }
@@ -156,9 +151,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: %s readOffset|writeOffset|stridedRead|cold\n", argv[0]);
     return 2;
   }
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  printf("# device=%s sms=%d l2=%d\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize);
+  const cudaDeviceProp prop = probe::device_header();
   printf("case,block,warp,smid,warpid,t_start,t_data,t_end,g_start,g_end\n");
   const int n = 1 << 26;
   float *A, *B, *C;
