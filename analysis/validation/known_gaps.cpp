@@ -89,8 +89,11 @@ std::map<std::string, std::vector<KnownGap>> build() {
     gaps["h100-counters"].push_back({n, sparse});
   const char* const reads =
       "at hitRatio 0-0.75 the model reads 0.5-6% (H100) and 5-9% (H200) more DRAM bytes than measured: "
-      "the window's streaming lines stay in the H200's larger L2 more often than the model keeps them; "
-      "not measured line by line yet.";
+      "it evicts a streaming line first in its set and keeps 6-9% of the window's streaming lines to their "
+      "next read, where the H100 keeps 13-39% and the H200 20-47% in these launches (about 1 MiB of them "
+      "with loads alone on the H100, up to 1.5 on the H200, whatever their number; more when stored to): "
+      "h100-measured/streaming_lines.csv, h200/streaming_lines.csv, docs/model.md \"Which streaming lines "
+      "the L2 keeps\". Which lines stay is not found yet.";
   gaps["h100-persistence"] = {{"persistKernel persistMB=10;hitRatio=0.000;window=1 time_ns", kPersistHitRatio0},
                               {"order: hitRatio 0 time >= no-window time", kPersistHitRatio0},
                               {"persistKernel * achieved_occupancy", kPersistOccupancy},
