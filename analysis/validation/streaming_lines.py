@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """How many of an access-policy window's streaming lines the L2 keeps, from
 tools/gpu-probes/streaming_lines.cu under ncu (h100-measured/streaming_lines.csv,
-h200/streaming_lines.csv).
+h200/streaming_lines.csv; `streaming_lines.cu pressure`: h100-measured/streaming_pressure.csv).
 
     streaming_lines.py FILE
 
 Each case is persistKernel (`rw`) or its loads alone (`loads`) over a hot region of hotKB KB
 beside a 256 MiB stream, 2^26 threads, under a window over the hot region that gives hitRatio
 h1000 / 1000 of its lines the persisting property and the rest missProp (streaming or normal).
-Every thread reads hot[tid % size] once, so each hot line is read (256 MiB / hot size) times:
+(`pressure`: beside a stream of streamMB MiB, read 256 MiB / streamMB times.) Every thread reads
+hot[tid % size] once, so each hot line is read (256 MiB / hot size) times:
 the first read misses, and a streaming line's later reads miss unless the L2 kept it. DRAM bytes
-read beyond the stream and the hot region's first pass are those misses. Prints one line per case,
+read beyond the stream and the hot region's first pass are those misses, where the stream is read
+from DRAM once: 256 MiB (each element once) or up to 16 MiB (the L2 holds it beside the hot region:
+the case's lts__t_sectors_op_read hit rate, 93-98%, shows it); at 64 MiB only read_mib is given.
+Prints one line per case,
 "CASE:PARAMS/KEY value" for KEY
   read_mib      dram__bytes_read.sum in MiB
   miss_mib      read_mib - 256 - the hot region's MiB: the later reads that missed
@@ -47,10 +51,14 @@ def cases(path):
             time_us = float(r["gpu__time_duration.sum"]) / 1e3
         except (KeyError, ValueError) as e:
             sys.exit(f"{path}:{line_no}: cannot read the case's parameters or counters ({e})")
+        stream_mib = float(p.get("streamMB", STREAM_MIB))
         streaming = 1.0 if p.get("miss") == "normal" else 1 - h
-        miss = read - STREAM_MIB - hot_mib
+        miss = read - stream_mib - hot_mib
         later = streaming * (STREAM_MIB - hot_mib)
-        kept = 1 - miss / later if later > 0 else None
+        read_once = stream_mib == STREAM_MIB or stream_mib <= 16
+        kept = 1 - miss / later if later > 0 and read_once else None
+        if not read_once:
+            miss = None
         out.append((f"{r['case']}:{r['params']}", read, miss, kept, None if kept is None else kept * streaming * hot_mib,
                     time_us))
     return out
@@ -61,7 +69,8 @@ def main():
         sys.exit(__doc__)
     for name, read, miss, kept, kept_mib, time_us in cases(sys.argv[1]):
         print(f"{name}/read_mib {read:.1f}")
-        print(f"{name}/miss_mib {miss:.1f}")
+        if miss is not None:
+            print(f"{name}/miss_mib {miss:.1f}")
         if kept is not None:
             print(f"{name}/kept {kept:.3f}")
             print(f"{name}/kept_mib {kept_mib:.2f}")

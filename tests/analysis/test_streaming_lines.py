@@ -1,4 +1,5 @@
-"""analysis/validation/streaming_lines.py over h100-measured/ and h200/streaming_lines.csv: the
+"""analysis/validation/streaming_lines.py over h100-measured/ and h200/streaming_lines.csv and
+h100-measured/streaming_pressure.csv: the
 figures docs/model.md ("Which streaming lines the L2 keeps") quotes, and its refusal of a table
 that is not streaming_lines.cu's."""
 import os
@@ -64,6 +65,12 @@ def main():
         "no set-aside rw / loads": [0.146, 0.145],
         "no set-aside rw / loads, MiB": [1.46, 1.45],
     })
+    # streaming_pressure.csv: without a stream that pushes them out, every streaming line stays.
+    p = key_values(script, os.path.join(data, "h100-measured", "streaming_pressure.csv"))
+    beside = {(kb, mb): p.get(f"loads:hotKB={kb};h1000=0;setaside=32768000;miss=streaming;streamMB={mb}/kept")
+              for kb in (2560, 10240) for mb in (1, 4, 16, 64)}
+    assert beside == {(2560, 1): 1.0, (2560, 4): 1.0, (2560, 16): 1.0, (2560, 64): None,
+                      (10240, 1): 1.0, (10240, 4): 1.0, (10240, 16): 0.798, (10240, 64): None}, beside
     # The loads-alone range the text quotes: about 1 MiB kept on the H100 whatever the number of lines.
     loads_mib = [x for k, x in h100.items() if k.startswith("loads:") and k.endswith("miss=streaming/kept_mib")]
     assert (min(loads_mib), max(loads_mib)) == (0.73, 1.29), loads_mib

@@ -6,6 +6,7 @@
 // probe finds on what that depends: the stores, the number of streaming lines, the set-aside.
 //
 //   streaming_lines [--ncu] [--reps=N]
+//   streaming_lines pressure [--ncu] [--reps=N]
 //
 // Every case runs calibration_kernels.cuh's persistKernel (256 MB streamed, 1024-thread blocks)
 // or the same loads without its stores (`loads`), over a hot region of hotMB MB under a window
@@ -19,6 +20,10 @@
 //   rw, loads     10 MB, hitRatio 0, no set-aside (the window still marks the lines streaming)
 // DRAM bytes read beyond the 256 MB stream are the hot region's misses (under ncu, --cache-control
 // all as calibrate measures).
+// `pressure`: the loads alone, hitRatio 0 over 2.5 and 10 MB, beside streamed regions of 1, 4, 16
+// and 64 MB instead of 256 (tid % size wraps: from 16 MB down the stream itself stays in L2): whether
+// the L2 keeps about 1 MiB of streaming lines because other lines push the rest out, or whatever
+// else it holds.
 #include "calibration_kernels.cuh"
 #include "probe_common.cuh"
 
@@ -41,12 +46,14 @@ struct Case {
   int h1000;
   bool miss_normal;
   bool set_aside;
+  int stream_mb = 256;  // the streamed region
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const probe::Mode mode = probe::parse_mode(argc, argv, 1);
+  const bool pressure = argc > 1 && std::string(argv[1]) == "pressure";
+  const probe::Mode mode = probe::parse_mode(argc, argv, pressure ? 2 : 1);
   const cudaDeviceProp prop = probe::device_header();
   if (!mode.profiled) printf("case,params,median_ms,min_ms,reps\n");
   const size_t largest = std::min<size_t>(size_t(prop.l2CacheSize * 0.75), prop.persistingL2CacheMaxSize);
@@ -57,13 +64,18 @@ int main(int argc, char** argv) {
   CK(cudaMemset(hot, 1, size_t(max_hot) * 4));
   CK(cudaMemset(stream, 1, size_t(kData) * 4));
   std::vector<Case> cases;
-  for (const bool stores : {true, false})
-    for (const int h : {0, 250, 500, 750, 1000}) cases.push_back({stores, 10, h, false, true});
-  for (const double mb : {2.5, 5.0, 20.0}) cases.push_back({false, mb, 0, false, true});
-  for (const double mb : {2.5, 5.0}) cases.push_back({true, mb, 0, false, true});
-  for (const bool stores : {true, false}) {
-    cases.push_back({stores, 10, 0, true, true});
-    cases.push_back({stores, 10, 0, false, false});
+  if (pressure) {
+    for (const double mb : {2.5, 10.0})
+      for (const int stream_mb : {1, 4, 16, 64}) cases.push_back({false, mb, 0, false, true, stream_mb});
+  } else {
+    for (const bool stores : {true, false})
+      for (const int h : {0, 250, 500, 750, 1000}) cases.push_back({stores, 10, h, false, true});
+    for (const double mb : {2.5, 5.0, 20.0}) cases.push_back({false, mb, 0, false, true});
+    for (const double mb : {2.5, 5.0}) cases.push_back({true, mb, 0, false, true});
+    for (const bool stores : {true, false}) {
+      cases.push_back({stores, 10, 0, true, true});
+      cases.push_back({stores, 10, 0, false, false});
+    }
   }
   cudaStream_t s;
   CK(cudaStreamCreate(&s));
@@ -80,16 +92,17 @@ int main(int argc, char** argv) {
     attr.accessPolicyWindow.missProp = c.miss_normal ? cudaAccessPropertyNormal : cudaAccessPropertyStreaming;
     CK(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &attr));
     CK(cudaCtxResetPersistingL2Cache());
+    const int data = c.stream_mb * (1 << 20) / 4;
     const std::string params =
         probe::params("hotKB=%lld;h1000=%lld;setaside=%lld", (long long)(c.hot_mb * 1024), c.h1000, (long long)aside) +
-        (c.miss_normal ? ";miss=normal" : ";miss=streaming");
+        (c.miss_normal ? ";miss=normal" : ";miss=streaming") + (pressure ? probe::params(";streamMB=%lld", c.stream_mb) : "");
     probe::run_case(
         mode, c.stores ? "rw" : "loads", params,
         [&] {
           if (c.stores)
-            persistKernel<<<kData / kThreads, kThreads, 0, s>>>(hot, stream, kData, freq);
+            persistKernel<<<kData / kThreads, kThreads, 0, s>>>(hot, stream, data, freq);
           else
-            persistLoads<<<kData / kThreads, kThreads, 0, s>>>(hot, stream, kData, freq);
+            persistLoads<<<kData / kThreads, kThreads, 0, s>>>(hot, stream, data, freq);
         },
         s);
   }
