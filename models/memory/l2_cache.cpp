@@ -16,7 +16,7 @@ SectorCacheGeometry l2_geometry(const L2Spec& spec) {
   const std::uint64_t sets_per_slice =
       std::max<std::uint64_t>(1, spec.size_bytes / slices / spec.line_bytes / std::max<std::uint32_t>(1, spec.ways));
   return SectorCacheGeometry{sets_per_slice * slices * spec.line_bytes * spec.ways, spec.line_bytes,
-                             spec.sector_bytes, spec.ways, spec.replacement};
+                             spec.sector_bytes, spec.ways, spec.replacement, spec.clean_victims_first};
 }
 
 std::uint32_t popcount(std::uint32_t bits) { return static_cast<std::uint32_t>(__builtin_popcount(bits)); }

@@ -67,9 +67,12 @@
 // that would exceed the budget evicts the least recently used persisting line (S4.3 thrashing),
 // kept on one GPU-wide LRU list. Replacement inside a set evicts streaming lines first, then
 // normal lines, and persisting lines only when a set holds nothing else, so normal data uses the
-// set-aside only while persisting data doesn't (S4.1). Persisting lines outlive kernels until an
-// access with the Normal property (not a plain access outside every window), a smaller set-aside
-// or reset_persisting() demotes them (S4.6). Copies in other partitions are never persisting.
+// set-aside only while persisting data doesn't (S4.1); with l2.clean_victims_first (the Hoppers)
+// a clean streaming or normal line goes before any dirty one (h100-measured/streaming_lines.csv:
+// streaming lines that were stored to stay, those only read do not). Persisting lines outlive
+// kernels until an access with the Normal property (not a plain access outside every window), a
+// smaller set-aside or reset_persisting() demotes them (S4.6). Copies in other partitions are
+// never persisting.
 #include <cstdint>
 #include <vector>
 

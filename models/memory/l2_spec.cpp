@@ -38,6 +38,9 @@ std::vector<sim::ParamSpec> L2Spec::params() {
       integer("l2.dirty_lines_per_set", "lines",
               "dirty normal/streaming lines a set keeps; a store past it writes the oldest back (0: no limit)", 0,
               1024),
+      flag("l2.clean_victims_first",
+           "a set replaces a clean line while it holds one, a dirty one only when none is clean (persisting "
+           "lines still last); off: the set's eviction class and age alone decide"),
       flag("l2.fill_partial_writes",
            "a store to part of a sector not in L2 fetches the sector from DRAM first (DRAM ECC on)"),
       flag("l2.persistence", "CUDA L2 persistence controls are available (S4, cc >= 8.0)"),
@@ -68,6 +71,7 @@ L2Spec L2Spec::from_config(const sim::Config& config) {
   s.launch_lookup_hits = read.u64("l2.launch_lookup_hits");
   s.dirty_lines_per_set = read.u32("l2.dirty_lines_per_set");
   s.fill_partial_writes = read.flag("l2.fill_partial_writes");
+  s.clean_victims_first = read.flag("l2.clean_victims_first");
   s.persistence = read.flag("l2.persistence");
   s.persist_max_bytes = read.u64("l2.persist_max_bytes");
   s.max_window_bytes = read.u64("l2.max_window_bytes");

@@ -40,6 +40,7 @@ SectorCache::SectorCache(const SectorCacheGeometry& g, sim::ZeroPagesArena* aren
   if (g.replacement >= ReplacementPolicies::kCount) throw std::invalid_argument("cache replacement policy out of range");
   replacement_ = g.replacement;
   ages_set_ = ReplacementPolicies::visit(replacement_, []<class P>(std::type_identity<P>) { return P::kAgesSet; });
+  clean_victims_first_ = g.clean_victims_first;
   sets_ = sets_of(g);
   if ((ways_ & (ways_ - 1)) == 0) ways_shift_ = __builtin_ctz(ways_);
   if ((line_bytes_ & (line_bytes_ - 1)) == 0) line_shift_ = __builtin_ctz(line_bytes_);

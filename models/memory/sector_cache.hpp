@@ -26,6 +26,10 @@ struct SectorCacheGeometry {
   std::uint32_t sector_bytes = 32;
   std::uint32_t ways = 4;
   std::uint32_t replacement = 0;  // its position in ReplacementPolicies
+  // A set replaces a clean line while it holds one, a dirty one only when none is clean
+  // (persisting lines still last): an L2's l2.clean_victims_first. A cache whose lines are never
+  // dirty (the write-through L1) is the same either way.
+  bool clean_victims_first = false;
 };
 
 // Gives back a cache's words (sim/zero_pages.hpp); words from an arena go with the arena.
@@ -105,14 +109,17 @@ class SectorCache {
     return way < ways_ ? line_in(set, way) : Line{};
   }
   // The line to replace in `set`: an invalid one, else the lowest rank of the lowest eviction
-  // class present (streaming before normal before persisting). The class sits above the rank in
-  // the metadata word, so one comparison orders both. The caller installs a line in it next; a
-  // policy that ages the set on a replacement (SRRIP) has done so.
+  // class present (streaming before normal before persisting), clean lines before dirty ones
+  // where the geometry says so. The class sits above the rank in the metadata word, so one
+  // comparison orders both. The caller installs a line in it next; a policy that ages the set on
+  // a replacement (SRRIP) has done so.
   Line victim(std::uint32_t set) {
     const std::uint64_t* tags = block(set);
     const std::uint32_t invalid = first_equal(tags, ways_, kInvalidStored);
     if (invalid < ways_) return line_in(set, invalid);
-    const Line line = line_in(set, lowest_way(tags + ways_, ways_, kVictimOrderMask));
+    const std::uint32_t way =
+        clean_victims_first_ ? clean_first_way(tags + ways_) : lowest_way(tags + ways_, ways_, kVictimOrderMask);
+    const Line line = line_in(set, way);
     if (ages_set_ && (*line.meta & kRankMask) != 0) age_set(set, line);
     return line;
   }
@@ -224,6 +231,21 @@ class SectorCache {
            (std::uint64_t{valid} << kValidShift) | (std::uint64_t{dirty} << kDirtyShift);
   }
   static constexpr std::uint64_t kVictimOrderMask = (std::uint64_t{3} << kClassShift) | kRankMask;  // class, then rank
+  // victim()'s way when clean lines go first: persisting lines last, dirty ones before them,
+  // clean ones first, each tier in victim order.
+  std::uint32_t clean_first_way(const std::uint64_t* meta) const {
+    constexpr int kTierShift = 44;  // above the class, below the valid and dirty bytes
+    std::uint32_t best = 0;
+    std::uint64_t best_key = ~std::uint64_t{0};
+    for (std::uint32_t w = 0; w < ways_; ++w) {
+      const std::uint64_t m = meta[w];
+      const bool persisting = ((m >> kClassShift) & 3u) == static_cast<std::uint8_t>(LineClass::Persisting);
+      const std::uint64_t tier = persisting ? 2 : (m >> kDirtyShift) != 0 ? 1 : 0;
+      const std::uint64_t key = (tier << kTierShift) | (m & kVictimOrderMask);
+      if (key < best_key) best = w, best_key = key;
+    }
+    return best;
+  }
   static constexpr std::uint64_t kReadyMask = 0xffffffffu;
   std::uint64_t* block(std::uint32_t set) const { return &words_[std::size_t{set} * block_words_]; }
   std::uint32_t* fills_of(std::uint32_t set) const { return reinterpret_cast<std::uint32_t*>(block(set) + 2 * ways_); }
@@ -245,6 +267,7 @@ class SectorCache {
   int sector_in_line_shift_ = -1;  // log2(sector_bytes) when it and line_bytes are powers of two
   std::uint32_t replacement_ = 0;  // the policy's position in ReplacementPolicies
   bool ages_set_ = false;          // ... and whether it ages a set on a replacement
+  bool clean_victims_first_ = false;  // SectorCacheGeometry::clean_victims_first
   std::uint64_t clock_ = 0;  // accesses, for policies that rank by time (2^40 before wrapping)
   sim::Cycle epoch_ = 0;     // fill cycles are stored as offsets from it
   std::size_t block_words_ = 0;  // ways x (tag + metadata) + ways x sectors_per_line / 2 fill cycles

@@ -160,6 +160,35 @@ TEST_CASE("S4.1 streaming lines go first, persisting lines last, within a set", 
   CHECK(c.victim(0).slot == 1);  // then the least recently used normal line
 }
 
+TEST_CASE("l2.clean_victims_first: a dirty streaming line stays while its set holds a clean line", "[memory][l2]") {
+  // h100-measured/streaming_lines.csv: a window's streaming lines that are stored to stay far
+  // longer than the same lines only read (hopper-h100.ini).
+  for (const bool clean_first : {false, true}) {
+    SectorCacheGeometry g{4 * 128, 128, 32, 4};
+    g.clean_victims_first = clean_first;
+    SectorCache c(g);  // one set of four ways
+    c.install(c.line_at(0), 10, LineClass::Persisting);
+    c.install(c.line_at(1), 11, LineClass::Streaming);
+    c.install(c.line_at(2), 12, LineClass::Normal);
+    c.install(c.line_at(3), 13, LineClass::Normal);
+    c.mark_dirty(c.line_at(1), 0);
+    c.mark_dirty(c.line_at(2), 2);
+    // Without the rule the streaming line goes first, dirty or not; with it the clean normal line.
+    CHECK(c.victim(0).slot == (clean_first ? 3u : 1u));
+    c.mark_dirty(c.line_at(3), 1);
+    // Every line but the persisting one dirty: streaming first again, the persisting line last.
+    CHECK(c.victim(0).slot == 1);
+    c.clean(c.line_at(1));
+    c.clean(c.line_at(2));
+    c.clean(c.line_at(3));
+    c.mark_dirty(c.line_at(0), 0);
+    CHECK(c.victim(0).slot == 1);  // a dirty persisting line does not move ahead of clean ones
+  }
+  CHECK(load_arch("hopper-h100").l2.clean_victims_first);
+  CHECK(load_arch("hopper-h200").l2.clean_victims_first);
+  CHECK_FALSE(load_arch("fermi-m2070").l2.clean_victims_first);
+}
+
 TEST_CASE("S4.6 persisting lines outlive their kernel until a Normal window or a reset", "[memory][l2]") {
   sim::StatsRegistry stats;
   auto mem = make_memory_system(memory_system_specs(small_l2_hopper()), stats, 3);
