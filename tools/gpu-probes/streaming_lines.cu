@@ -1,18 +1,19 @@
-// How many of an access-policy window's streaming lines the L2 keeps (SPEC S4.5): the model
-// evicts a line with cudaAccessPropertyStreaming before any other line of its set, so the part of
-// persistKernel's 10 MB hot region that misses the hitRatio is read from DRAM at every one of its
-// ~26 passes. The H100 reads 1-30% less than that (persist_10MB.csv: 516 / 448 / 382 / 320 MB at
-// hitRatio 0 / 0.25 / 0.5 / 0.75, the model 518 / 460 / 400 / 339), the H200 10-40% less. This
-// probe finds on what that depends: the stores, the number of streaming lines, the set-aside.
+// How many of an access-policy window's streaming lines the L2 keeps (SPEC S4.5). The model
+// evicted a line with cudaAccessPropertyStreaming before any other line of its set, so the part of
+// persistKernel's 10 MB hot region that misses the hitRatio was read from DRAM at every one of its
+// ~26 passes, where the H100 read less (persist_10MB.csv: 516 / 448 / 382 / 320 MB at hitRatio
+// 0 / 0.25 / 0.5 / 0.75, the model 518 / 460 / 400 / 339), the H200 less still. This probe finds
+// on what that depends (the stores, the number of streaming lines, the set-aside, other lines
+// that need the room), which became the preset flag l2.clean_victims_first (docs/model.md).
 //
 //   streaming_lines [--ncu] [--reps=N]
 //   streaming_lines pressure [--ncu] [--reps=N]
 //
 // Every case runs calibration_kernels.cuh's persistKernel (256 MB streamed, 1024-thread blocks)
-// or the same loads without its stores (`loads`), over a hot region of hotMB MB under a window
+// or the same loads without its stores (`loads`), over a hot region of hotKB KB under a window
 // that covers it (hitProp persisting, missProp streaming or normal, hitRatio h1000 / 1000) and a
 // set-aside of setaside bytes, the persisting lines reset before each case:
-//   rw, loads     hotMB = 10, hitRatio 0, 0.25, 0.5, 0.75, 1, the largest set-aside
+//   rw, loads     10 MB, hitRatio 0, 0.25, 0.5, 0.75, 1, the largest set-aside
 //   loads         hitRatio 0 over hot regions of 2.5, 5 and 20 MB: as many streaming lines as
 //                 hitRatio 0.75 and 0.5 leave of 10 MB, and twice as many
 //   rw            hitRatio 0 over 2.5 and 5 MB
