@@ -70,7 +70,7 @@ std::map<std::string, std::vector<KnownGap>> build() {
       {"stridedRead lg=26;bs=256;stride=* time_ns",
        "strides 4 (+11%), 32 (-13%) and 64 (-22%) at n = 2^26: the DRAM model moves 64-byte pieces and "
        "fills whole pairs of sectors; at stride 4 every sector is used and the model's DRAM is slower than "
-       "the H100's, at strides 32 and 64 one sector in two and in four and it is faster (the sparse rows "
+       "the H100's, at strides 32 and 64 one 64-byte piece in two and in four and it is faster (the sparse rows "
        "below show how). Stride 32 was -6% before l2.clean_victims_first: its stores' dirty lines now stay "
        "while its loads' clean lines go, and the model's stores wait for the write-backs the count of "
        "dirty lines a set keeps then makes (see the occupancy rows)."});
