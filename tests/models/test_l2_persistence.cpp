@@ -184,9 +184,26 @@ TEST_CASE("l2.clean_victims_first: a dirty streaming line stays while its set ho
     c.mark_dirty(c.line_at(0), 0);
     CHECK(c.victim(0).slot == 1);  // a dirty persisting line does not move ahead of clean ones
   }
+}
+
+TEST_CASE("l2.clean_victims_first reaches the L2: a stored streaming line outlives a set of clean reads",
+          "[memory][l2]") {
   CHECK(load_arch("hopper-h100").l2.clean_victims_first);
   CHECK(load_arch("hopper-h200").l2.clean_victims_first);
   CHECK_FALSE(load_arch("fermi-m2070").l2.clean_victims_first);
+  for (const bool clean_first : {false, true}) {
+    Arch a = small_l2_hopper();
+    a.l2.slices = 1;
+    a.l2.size_bytes = std::uint64_t{a.l2.ways} * a.l2.line_bytes;  // one set
+    a.l2.clean_victims_first = clean_first;
+    L2Rig rig(a);
+    rig.l2.write(kWindow, rig.now++, L2Hint::Streaming, 0, false);  // dirty, evict-first
+    bool hit = false;
+    for (std::uint32_t k = 1; k <= a.l2.ways; ++k)  // fills the other ways, then one more
+      rig.l2.read(kNoise + std::uint64_t{k} * a.l2.line_bytes, rig.now += 1000, L2Hint::Default, 0, hit);
+    INFO("clean_victims_first " << clean_first);
+    CHECK(rig.l2.contains(kWindow) == clean_first);
+  }
 }
 
 TEST_CASE("S4.6 persisting lines outlive their kernel until a Normal window or a reset", "[memory][l2]") {
