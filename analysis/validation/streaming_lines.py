@@ -14,8 +14,7 @@ the first read misses, and a streaming line's later reads miss unless the L2 kep
 read beyond the stream and the hot region's first pass are those misses, where the stream is read
 from DRAM once: 256 MiB (each element once) or up to 16 MiB (the L2 holds it beside the hot region:
 the case's lts__t_sectors_op_read hit rate, 93-98%, shows it); at 64 MiB only read_mib is given.
-Prints one line per case,
-"CASE:PARAMS/KEY value" for KEY
+Prints "CASE:PARAMS/KEY value" lines, for each case's KEY
   read_mib      dram__bytes_read.sum in MiB
   miss_mib      read_mib - 256 - the hot region's MiB: the later reads that missed
   kept          1 - miss_mib / the later reads of the streaming lines ((1 - h) x (256 - hot MiB)):
@@ -26,7 +25,11 @@ and the kernel time (time_us, ncu's gpu__time_duration).
 import csv
 import sys
 
-STREAM_MIB = 256.0
+# 2^26 threads x 4 bytes: the hot reads of a case together, and its stream unless streamMB says
+# otherwise.
+THREADS_MIB = 256.0
+# The largest stream the L2 holds beside the hot region, so that DRAM reads it once.
+HELD_STREAM_MIB = 16
 
 
 def cases(path):
@@ -47,20 +50,20 @@ def cases(path):
             p = dict(kv.split("=") for kv in r["params"].split(";"))
             hot_mib = int(p["hotKB"]) / 1024
             h = int(p["h1000"]) / 1000
+            stream_mib = float(p.get("streamMB", THREADS_MIB))
             read = float(r["dram__bytes_read.sum"]) / 2**20
             time_us = float(r["gpu__time_duration.sum"]) / 1e3
         except (KeyError, ValueError) as e:
             sys.exit(f"{path}:{line_no}: cannot read the case's parameters or counters ({e})")
-        stream_mib = float(p.get("streamMB", STREAM_MIB))
-        streaming = 1.0 if p.get("miss") == "normal" else 1 - h
-        miss = read - stream_mib - hot_mib
-        later = streaming * (STREAM_MIB - hot_mib)
-        read_once = stream_mib == STREAM_MIB or stream_mib <= 16
-        kept = 1 - miss / later if later > 0 and read_once else None
-        if not read_once:
-            miss = None
-        out.append((f"{r['case']}:{r['params']}", read, miss, kept, None if kept is None else kept * streaming * hot_mib,
-                    time_us))
+        miss = kept = kept_mib = None
+        if stream_mib == THREADS_MIB or stream_mib <= HELD_STREAM_MIB:  # the stream read from DRAM once
+            streaming = 1.0 if p.get("miss") == "normal" else 1 - h
+            miss = read - stream_mib - hot_mib
+            later = streaming * (THREADS_MIB - hot_mib)
+            if later > 0:
+                kept = 1 - miss / later
+                kept_mib = kept * streaming * hot_mib
+        out.append((f"{r['case']}:{r['params']}", read, miss, kept, kept_mib, time_us))
     return out
 
 
