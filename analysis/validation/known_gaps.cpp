@@ -47,7 +47,7 @@ const char* const kLargeOccupancy =
     "against 0.72-0.87) differ the same way, in both directions. Two errors offset each other here: "
     "ncu counts each warp to its own exit, not to its block's end, and the H100 takes a block's slot again "
     "~450 cycles after its last warp, not after its stores' ~1,150-cycle acknowledgements "
-    "(h100-measured/store_acks*); with both changed the copies fill 0.65 (docs/model.md). Since "
+    "(h100-measured/store_acks*); with both changed the copies fill 0.65 (docs/model.md). With "
     "l2.clean_victims_first the strided reads at strides 4 and 8 fill 0.64 and 0.66 (H100 0.77 and 0.80): "
     "their loads' clean lines are evicted and their stores' dirty lines written back by the count a set "
     "keeps, and the model holds each block's slot until those write-backs are acknowledged, which the "
@@ -71,9 +71,9 @@ std::map<std::string, std::vector<KnownGap>> build() {
        "strides 4 (+11%), 32 (-13%) and 64 (-22%) at n = 2^26: the DRAM model moves 64-byte pieces and "
        "fills whole pairs of sectors; at stride 4 every sector is used and the model's DRAM is slower than "
        "the H100's, at strides 32 and 64 one 64-byte piece in two and in four and it is faster (the sparse rows "
-       "below show how). Stride 32 was -6% before l2.clean_victims_first: its stores' dirty lines now stay "
-       "while its loads' clean lines go, and the model's stores wait for the write-backs the count of "
-       "dirty lines a set keeps then makes (see the occupancy rows)."});
+       "below show how). At stride 32 l2.clean_victims_first keeps the stores' dirty lines and evicts the "
+       "loads' clean ones, and the model's stores wait for the write-backs the count of dirty lines a set "
+       "keeps then makes (see the occupancy rows)."});
   // stridedRead past stride 64 (h100-measured/sparse.csv): the rows outside, each named, so that a
   // DRAM model that closes one fails the validation test until its entry goes.
   const char* const sparse =
