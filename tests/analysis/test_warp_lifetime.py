@@ -1,0 +1,38 @@
+"""h100-measured/warp_lifetime*: what ncu counts of a warp of fmaChain, the kernel the model runs
+instruction for instruction (docs/model.md, "Occupancy as ncu counts it"). Later waves' warps are
+counted about as long as their instructions take (835 cycles a warp at 64 iterations, eight
+waves; the model's warps run 807), whatever the cache control. A launch's first wave is counted
+800 cycles and more even without a store (fmaNoStore), and its warps' own clock64 reads are
+700-1,000 cycles apart around 16 FFMAs: the first wave spends ~500 cycles inside its first
+instructions, which the model does not (its warps of that launch run ~200 cycles)."""
+import os
+import sys
+
+source = os.environ.get("WARPSIM_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(source, "analysis", "validation"))
+import warp_lifetime  # noqa: E402
+
+
+def main():
+    data = os.path.join(source, "analysis", "validation", "data", "h100-measured")
+    cold = warp_lifetime.launches(os.path.join(data, "warp_lifetime.csv"))
+    warm = warp_lifetime.launches(os.path.join(data, "warp_lifetime_none.csv"))
+    assert [(c, p) for c, p, _ in cold] == [(c, p) for c, p, _ in warm], "the two files launch the same cases"
+    counted = {}
+    for (case, params, a), (_, _, n) in zip(cold, warm):
+        counted.setdefault((case, params), []).append((a, n))
+    waves = counted[("fmaChain_ilp1", "block=128;grid=16896;iters=64")]
+    for a, n in waves:
+        assert 820 <= a <= 850 and 820 <= n <= 850, waves  # docs: 835
+    for block in (128, 1024):
+        no_store = counted[("fmaNoStore", f"block={block};grid=132;iters=16")]
+        for a, n in no_store:
+            assert 790 <= min(a, n) and max(a, n) <= 890, no_store  # docs: 801-873
+    spans = warp_lifetime.windows(os.path.join(data, "warp_lifetime_records.csv.xz"))
+    assert round(spans["fmaRecorded_bs128"]) == 706 and round(spans["fmaRecorded_bs1024"]) == 1001, spans
+    print("warp_lifetime: a launch's first warps spend ~500 cycles inside their first instructions; later waves do not")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
