@@ -134,7 +134,7 @@ std::map<std::string, std::vector<KnownGap>> build() {
   for (const char* iters : {"16", "64"})
     h200.push_back({std::string("fmaChain_ilp1 block=1024;grid=132;iters=") + iters + " time_ns",
                     "one wave of 1,024-thread blocks, 2.1-2.3 us: the H200 took 2,080 and 2,304 ns at 16 and 64 "
-                    "iterations, 1.43 us more than the model's time without the kernel start, where the 37 rows "
+                    "iterations, 1.42-1.43 us more than the model's time without the kernel start, where the 37 rows "
                     "at n = 2^20 exceed it by 1.07-1.97 us and hopper-h200 adds their mean, 1.67 us; one "
                     "128-thread launch took 2,016 and 2,144 ns in the same run (h200/warp_lifetime.csv). The "
                     "H200's launch-to-launch spread is 10-11% of a 2 us kernel; the H100's same launches are "

@@ -74,7 +74,7 @@ void Sm::set_state(std::uint32_t s, SchedulerState state, sim::Cycle now) {
   w.pop();
 }
 
-void Sm::advance(Warp& w, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now) {
+void Sm::advance(Warp& w, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now, std::uint32_t branch_pc) {
   if (!w.fill(buffer_depth_)) {
     Block& block = blocks_[w.block_slot];
     retire_warp(scheduler, index, now);
@@ -83,8 +83,15 @@ void Sm::advance(Warp& w, std::uint32_t scheduler, std::uint32_t index, sim::Cyc
   }
   const Scoreboard::Readiness r = w.scoreboard.readiness(w.front());
   w.head_at = now;
+  // After a taken branch (the next instruction is not the one after it: 8 or 16 bytes on, as the
+  // ISA's instructions are long) the warp fetches at the target, and its head is there
+  // latency.taken_branch after the branch issued (refresh_head keeps that floor).
+  if (branch_pc != kNoBranch) {
+    const std::uint32_t next = w.front().pc;
+    if (next < branch_pc || next > branch_pc + 16) w.head_at = now + units_.taken_branch - 1;
+  }
   w.released_at = kNever;
-  set_head(scheduler, index, std::max(now + 1, r.ready), r.ready > now + 1, r.memory);
+  set_head(scheduler, index, std::max(w.head_at + 1, r.ready), r.ready > w.head_at + 1, r.memory);
   head_unit_[slot_of(scheduler, index)] = w.front().unit;
 }
 
@@ -190,15 +197,17 @@ bool Sm::issue_from(std::uint32_t s, sim::Cycle now) {
   heads_changed_ = false;
   const bool first_is_fp64 = w.front().unit == traces::Unit::Fp64;
   const bool first_is_control = w.front().control != traces::Control::None;
+  std::uint32_t branch_pc = branch_at(w.front());
   issue(w, s, chosen, now);
   ++counters_.issue_events;
   if (spec_.dispatch_per_scheduler > 1 && !first_is_control && (m.active >> chosen & 1u) &&
       !(spec_.fp64_blocks_dual_issue && (first_is_fp64 || (w.count > 0 && w.front().unit == traces::Unit::Fp64))) &&
       try_dual_issue(w, s, chosen, now)) {
+    branch_pc = branch_at(w.front());
     issue(w, s, chosen, now);
     ++counters_.dual_issues;
   }
-  advance(w, s, chosen, now);
+  advance(w, s, chosen, now, branch_pc);
   Policy::issued(policy, chosen, n);
   set_state(s, SchedulerState::Issued, now);
   // Next look: now + 1 if another warp could go; otherwise when the closest warp (this one

@@ -216,7 +216,17 @@ class Sm final : public sim::ClockedComponent {
                 bool waits_on_memory);
   bool try_dual_issue(Warp& warp, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now);
   void issue(Warp& warp, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now);
-  void advance(Warp& warp, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now);
+  // The warp issued at `now`; its next instruction becomes its head. `branch_pc`: the pc of the
+  // branch it issued last (kNoBranch if none), which costs latency.taken_branch if taken.
+  void advance(Warp& warp, std::uint32_t scheduler, std::uint32_t index, sim::Cycle now, std::uint32_t branch_pc);
+  static constexpr std::uint32_t kNoBranch = ~std::uint32_t{0};
+  // `in`'s pc if it may branch (a control instruction that neither exits nor waits at a
+  // barrier: BRA, BRX, JMP, ... and the reconvergence and fence instructions, which go on to the
+  // next pc) and the preset gives taken branches a cost; kNoBranch otherwise.
+  std::uint32_t branch_at(const traces::InstructionHead& in) const {
+    return units_.taken_branch != 0 && in.unit == traces::Unit::Control && in.control == traces::Control::None ? in.pc
+                                                                                                            : kNoBranch;
+  }
   void arrive_at_barrier(Block& block, sim::Cycle now);
   void release_barrier_if_complete(Block& block, sim::Cycle now);
   void retire_warp(std::uint32_t scheduler, std::uint32_t index, sim::Cycle now);

@@ -30,6 +30,8 @@ std::vector<sim::ParamSpec> UnitsSpec::params() {
       integer("latency.tensor", "cycles", "dependent-issue latency of tensor-core instructions", 1, 10000),
       integer("latency.control", "cycles", "latency of branches and other control instructions", 1, 10000),
       integer("latency.shared", "cycles", "shared-memory load latency without bank conflicts", 1, 10000),
+      integer("latency.taken_branch", "cycles",
+              "from a taken branch's issue to the warp's next instruction's (0: its operands decide)", 0, 10000),
   };
 }
 
@@ -50,6 +52,7 @@ UnitsSpec UnitsSpec::from_config(const sim::Config& config) {
   s.lanes[static_cast<int>(Unit::LdSt)] = read.u32("units.ldst_lanes");
   s.latency[static_cast<int>(Unit::LdSt)] = read.u32("latency.shared");  // memory answers set the real time
   s.shared_latency = read.u32("latency.shared");
+  s.taken_branch = read.u32("latency.taken_branch");
   return s;
 }
 

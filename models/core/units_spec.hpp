@@ -20,6 +20,10 @@ struct UnitsSpec {
   // latency: the memory system's answers set a memory instruction's real time.
   std::uint32_t latency[traces::kUnitCount] = {};
   std::uint32_t shared_latency = 0;
+  // Cycles from a taken branch's issue until the warp's next instruction may issue: fetching at
+  // the target (h100-measured/branch_cost.csv). 0: the next instruction waits only for its
+  // operands.
+  std::uint32_t taken_branch = 0;
 
   // Its keys, with type, unit, range and meaning (`warpsim arch show` lists them).
   static std::vector<sim::ParamSpec> params();
