@@ -111,6 +111,8 @@ TableBuilder counters_table(const MeasuredGpu& gpu) {
   auto files = [gpu] {
     std::vector<CsvTable> all{data_file(gpu, "offset.csv"), data_file(gpu, "stride.csv")};
     for (const auto& more : gpu.more_counters) all.push_back(read_csv(validation_data_dir() / more));
+    for (const auto& t : all)  // what every row is read by (calibration_request, calibration_rows)
+      for (const char* column : {"case", "params", "kernel"}) t.require_column(column);
     return all;
   };
   const std::string name = gpu.gpu + "-counters";
