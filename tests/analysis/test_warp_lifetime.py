@@ -1,11 +1,11 @@
 """h100-measured/warp_lifetime*: what ncu counts of a warp of fmaChain, the kernel the model runs
 instruction for instruction (docs/model.md, "Occupancy as ncu counts it"). Later waves' warps are
 counted about as long as their instructions take (835 cycles a warp at 64 iterations, eight
-waves; the model's warps run 807), whatever the cache control. A launch's first wave is counted
+waves; the model's warps run 812), whatever the cache control. A launch's first wave is counted
 800 cycles and more even without a store (fmaNoStore), and its warps' own clock64 reads are
-700-1,000 cycles apart around 16 FFMAs: the first wave spends ~500 cycles inside its first
-instructions, which the model does not (its warps of that launch run ~200 cycles). The H200 does
-the same, at ~400 cycles."""
+700-1,000 cycles apart around 16 FFMAs: the first wave spends ~480 cycles and more inside its
+first instructions, which the model does not (its warps of that launch run 229 cycles). The H200
+does the same, at ~390 cycles."""
 import os
 import sys
 
@@ -39,14 +39,14 @@ def main():
             assert 790 <= min(a, n) and max(a, n) <= 890, no_store  # docs: 801-873
     spans = warp_lifetime.windows(os.path.join(data, "warp_lifetime_records.csv.xz"))
     assert round(spans["fmaRecorded_bs128"]) == 706 and round(spans["fmaRecorded_bs1024"]) == 1001, spans
-    # The H200 (h200/README.md): the same at ~400 cycles, and its short launches ~0.5 us shorter.
+    # The H200 (h200/README.md): the same at ~390 cycles, and its short launches ~0.5 us shorter.
     h200 = os.path.join(source, "analysis", "validation", "data", "h200")
     spans = warp_lifetime.windows(os.path.join(h200, "warp_lifetime_records.csv.xz"))
     assert round(spans["fmaRecorded_bs128"]) == 622 and round(spans["fmaRecorded_bs1024"]) == 788, spans
     one = "block=128;grid=132;iters=16"
     assert sorted(time_ns(data, "fmaChain_ilp1", one)) == [2528, 2560], time_ns(data, "fmaChain_ilp1", one)
     assert sorted(time_ns(h200, "fmaChain_ilp1", one)) == [2016, 2144], time_ns(h200, "fmaChain_ilp1", one)
-    print("warp_lifetime: a launch's first warps spend ~500 cycles inside their first instructions; later waves do not")
+    print("warp_lifetime: a launch's first warps spend ~480 cycles inside their first instructions; later waves do not")
     return 0
 
 
