@@ -23,14 +23,14 @@ SMS = 132
 
 
 def launches(path):
-    """[(case, params, cycles ncu counts a warp)] in launch order."""
+    """[(case, params, cycles ncu counts a warp, gpu__time_duration in ns)] in launch order."""
     with open(path) as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     out = []
     for r in rows:
         warps = float(r["smsp__warps_launched.sum"])
         counted = float(r["sm__warps_active.avg.per_cycle_active"]) * float(r["sm__cycles_active.avg"]) * SMS
-        out.append((r["case"], r["params"], counted / warps))
+        out.append((r["case"], r["params"], counted / warps, int(r["gpu__time_duration.sum"])))
     return out
 
 
@@ -48,7 +48,7 @@ def main():
     cold = launches(os.path.join(data, "warp_lifetime.csv"))
     warm = launches(os.path.join(data, "warp_lifetime_none.csv"))
     print(f"{'case':<22} {'params':<32} {'all':>8} {'none':>8}")
-    for (case, params, a), (_, _, n) in zip(cold, warm):
+    for (case, params, a, _), (_, _, n, _) in zip(cold, warm):
         print(f"{case:<22} {params:<32} {a:8.1f} {n:8.1f}")
     for case, median in sorted(windows(os.path.join(data, "warp_lifetime_records.csv.xz")).items()):
         print(f"{case}: first to last clock64 read, median {median:.0f} cycles")

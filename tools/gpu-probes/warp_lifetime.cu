@@ -95,9 +95,8 @@ int main(int argc, char** argv) {
   float* out;
   CK(cudaMalloc(&out, size_t(128) * sms * 1024 * 4));
   if (!mode.profiled) printf("case,params,median_ms,min_ms,reps\n");
-  // Each kernel once before the cases (rows named warmup_...): the process's first launch of a
-  // kernel is slower (its first case took 2,752 ns and the same case 2,560 later in the same
-  // run, 2026-11-27).
+  // Each kernel once before the cases (rows named warmup_...), so that no case is the process's
+  // first launch of its kernel (which loads the module).
   const std::string one = probe::params("block=%lld;grid=%lld;iters=%lld", 128, sms, 16);
   probe::run_case(mode, "warmup_fmaChain_ilp1", one, [&] { fmaChain<1><<<sms, 128>>>(out, 16); });
   probe::run_case(mode, "warmup_fmaChain_ilp4", one, [&] { fmaChain<4><<<sms, 128>>>(out, 16); });
