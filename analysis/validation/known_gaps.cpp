@@ -121,9 +121,12 @@ std::map<std::string, std::vector<KnownGap>> build() {
            "gst_sectors",
            "store sectors of the misaligned rows: the stores touch 163,839 sectors at offsets 1, 2 and 4, "
            "163,838 at 11, 131,071 at 8 and 131,070 at 16, as the model and the earlier H100 measurement "
-           "(data/offset.csv) count them; the Nsight Compute of calibrate's runs (2025.3.1) counted "
-           "0.02-0.6% more or fewer, on the H100 too (h100-measured/offset.csv), where the aligned rows "
-           "stay exact. Closing it needs the two ncu versions on one GPU."))
+           "(data/offset.csv) count them. h200/offset.csv took them in one ncu run with calibrate's "
+           "sections, where ncu adds the L1's store lookups, hits and misses, counted in different "
+           "replays: where stores hit lines a neighbouring warp allocated, as on these rows, the sum moves "
+           "from run to run, by up to 1% on the H100 (h100-measured/sector_passes_*.csv.xz), whose counts "
+           "asked for alone are exact (h100-measured/calibrate-2026-11-28). Closing it needs the H200's "
+           "offset family measured again by calibrate, which now asks for the counts alone."))
     h200.push_back(g);
   h200.push_back({"stridedRead lg=20;bs=256;stride=16 time_ns",
                   "the 37 rows at n = 2^20 exceed the model's times by 1.07-1.97 us (sd 0.19 us) before the kernel "

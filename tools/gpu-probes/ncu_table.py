@@ -55,6 +55,13 @@ def pair(markers_path, ncu_path):
     return columns, units, [(name, params, row) for (name, params), row in zip(markers, rows)]
 
 
+def with_columns_of(paired, other, metrics):
+    """`paired` with each row's `metrics` taken from `other` (the same cases, from a second ncu run)."""
+    if [(n, p) for n, p, _ in paired] != [(n, p) for n, p, _ in other]:
+        raise NcuError("the second ncu run's cases differ from the first's")
+    return [(n, p, {**row, **{m: o[m] for m in metrics}}) for (n, p, row), (_, _, o) in zip(paired, other)]
+
+
 def metric_columns(columns):
     """The metric columns of a raw page: everything after ncu's own launch columns."""
     own = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream", "Block Size",
