@@ -96,9 +96,11 @@ int exit_status(SweepOutcome outcome) {
 }
 
 int sweep_merge(const Args& args) {
-  const char* usage = "sweep merge OUT.h5 SHARD.h5...";
+  const char* usage = "sweep merge OUT.h5 SHARD.h5... [-j N]";
   po::options_description options("sweep merge options");
-  options.add_options()("files", po::value<std::vector<std::string>>()->composing(), "OUT.h5 then the shard files");
+  options.add_options()("files", po::value<std::vector<std::string>>()->composing(), "OUT.h5 then the shard files")(
+      "jobs,j", po::value<int>()->default_value(0),
+      "worker threads for sampled points simulated again in full (0 = all cores)");
   po::positional_options_description positional;
   positional.add("files", -1);
   po::variables_map vm;
@@ -109,10 +111,20 @@ int sweep_merge(const Args& args) {
   fs::path out = files.front();
   std::vector<fs::path> shards(files.begin() + 1, files.end());
   check_output_path(out, shards);  // refuses an output that is one of the shards
-  const auto failed = merge_result_files(out, shards, command_line(args));
+  DriverOptions full;  // for sampled points simulated again in full (refine_order.hpp)
+  full.jobs = vm["jobs"].as<int>();
+  full.progress = ProgressMode::Auto;
+  full.label = "sweep merge (points simulated again in full)";
+  full.stop = &install_stop_handlers();
+  const MergeOutcome merged = merge_result_files(out, shards, command_line(args), default_point_runner(), full);
+  if (merged.interrupted) {
+    std::cerr << "interrupted: points simulated again are saved in " << journal_path(out, ".full").string()
+              << "; run the same command again to resume\n";
+    return exit_status(SweepOutcome::Interrupted);
+  }
   std::cerr << "merged " << shards.size() << " files into " << out.string() << '\n';
-  if (failed) std::cerr << out.string() << ": " << failed->summary() << '\n';
-  return exit_status(outcome_of(failed));
+  if (merged.failed) std::cerr << out.string() << ": " << merged.failed->summary() << '\n';
+  return exit_status(outcome_of(merged.failed));
 }
 
 int sweep_slurm(const Args& args) {

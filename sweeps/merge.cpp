@@ -5,14 +5,15 @@
 
 #include "sim/errors.hpp"
 #include "sweeps/points.hpp"
+#include "sweeps/refine_order.hpp"
+#include "sweeps/sweep_run.hpp"
 #include "sweeps/result_file.hpp"
 #include "sweeps/spec.hpp"
 
 namespace warpsim::sweeps {
 
-std::optional<EveryPointFailed> merge_result_files(const std::filesystem::path& out,
-                                                   const std::vector<std::filesystem::path>& shards,
-                                                   const std::string& command_line) {
+MergeOutcome merge_result_files(const std::filesystem::path& out, const std::vector<std::filesystem::path>& shards,
+                                const std::string& command_line, const PointRunner& runner, DriverOptions full) {
   if (shards.empty()) throw sim::InputError("sweep merge", "no shard files given");
   std::string config, model;
   std::map<std::size_t, std::pair<PointResult, std::string>> by_index;
@@ -56,8 +57,21 @@ std::optional<EveryPointFailed> merge_result_files(const std::filesystem::path& 
     if (index >= points.size()) throw sim::InputError(entry.second, "point " + std::to_string(index) + " is outside the sweep");
     results.push_back(std::move(entry.first));
   }
+  MergeOutcome outcome;
+  if (!unordered_points(points, results).empty()) {
+    if (model_identity(spec) != model)
+      throw sim::InputError(shards.front().string(), "holds sampled points that must be simulated again in full to be "
+                                                     "put in order, and this warpsim is not the build (or the presets) "
+                                                     "that simulated the shards; merge with that build");
+    full.journal = journal_path(out, ".full");
+    full.sweep_fingerprint = sweep_fingerprint(spec, "merged, refined in full");
+    outcome.interrupted = refine_order(points, results, runner, full).interrupted;
+    if (outcome.interrupted) return outcome;
+  }
   write_result_file(out, spec, points, results, ResultFileInfo{command_line, {}, std::nullopt});
-  return every_point_failed(results);
+  std::filesystem::remove(journal_path(out, ".full"));
+  outcome.failed = every_point_failed(results);
+  return outcome;
 }
 
 }  // namespace warpsim::sweeps

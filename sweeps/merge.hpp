@@ -8,13 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "sweeps/driver.hpp"
 #include "sweeps/point_result.hpp"
 
 namespace warpsim::sweeps {
 
-// Returns what every_point_failed says of the merged sweep (nullopt: some point succeeded).
-std::optional<EveryPointFailed> merge_result_files(const std::filesystem::path& out,
-                                                   const std::vector<std::filesystem::path>& shards,
-                                                   const std::string& command_line);
+// Sampled points that the sampling cannot order against another shard's are simulated again in
+// full with `runner` (refine_order.hpp; `full` gives its threads, journal and stop flag), which
+// needs the build that simulated the shards.
+struct MergeOutcome {
+  std::optional<EveryPointFailed> failed;  // what every_point_failed says (nullopt: some point succeeded)
+  bool interrupted = false;                // stopped while simulating points again; nothing written
+};
+MergeOutcome merge_result_files(const std::filesystem::path& out, const std::vector<std::filesystem::path>& shards,
+                                const std::string& command_line, const PointRunner& runner, DriverOptions full);
 
 }  // namespace warpsim::sweeps

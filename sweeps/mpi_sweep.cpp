@@ -11,6 +11,7 @@
 #include "sim/errors.hpp"
 #include "sweeps/driver.hpp"
 #include "sweeps/points.hpp"
+#include "sweeps/refine_order.hpp"
 #include "sweeps/result_file.hpp"
 #include "sweeps/result_record.hpp"
 #include "sweeps/spec.hpp"
@@ -128,11 +129,25 @@ SweepOutcome run_sweep_mpi(const SweepRunOptions& options, const PointRunner& ru
     }
     std::sort(results.begin(), results.end(), [](const PointResult& a, const PointResult& b) { return a.index < b.index; });
     try {
-      write_result_file(options.output, spec, all, results, ResultFileInfo{options.command_line, {}, std::nullopt});
-      std::fprintf(stderr, "results: %s (%d ranks)\n", options.output.c_str(), size);
-      const auto failed = every_point_failed(results);
-      if (failed) std::fprintf(stderr, "%s: %s\n", options.spec.c_str(), failed->summary().c_str());
-      outcome_code = static_cast<int>(outcome_of(failed));
+      // Sampled points the sampling cannot order are simulated again here, on rank 0's cores alone:
+      // they are few, and the other ranks hold no part of the decision (refine_order.hpp).
+      DriverOptions full = d;
+      full.journal = journal_path(options.output, ".full");
+      full.sweep_fingerprint = sweep_fingerprint(spec, "mpi, refined in full");
+      full.label = "sweep " + options.spec.filename().string() + " (points simulated again in full)";
+      if (refine_order(all, results, runner, full).interrupted) {
+        std::fprintf(stderr, "interrupted: finished points are saved in %s.journal.rank* and %s; run the same command "
+                     "to resume\n", options.output.c_str(), full.journal->c_str());
+        write_ok = 0;  // every rank keeps its journal
+        outcome_code = static_cast<int>(SweepOutcome::Interrupted);
+      } else {
+        write_result_file(options.output, spec, all, results, ResultFileInfo{options.command_line, {}, std::nullopt});
+        std::filesystem::remove(*full.journal);
+        std::fprintf(stderr, "results: %s (%d ranks)\n", options.output.c_str(), size);
+        const auto failed = every_point_failed(results);
+        if (failed) std::fprintf(stderr, "%s: %s\n", options.spec.c_str(), failed->summary().c_str());
+        outcome_code = static_cast<int>(outcome_of(failed));
+      }
     } catch (...) {
       write_ok = 0;
       MPI_Bcast(verdict, 2, MPI_INT, 0, MPI_COMM_WORLD);

@@ -7,6 +7,7 @@
 #include "sim/output_file.hpp"
 #include "sweeps/driver.hpp"
 #include "sweeps/points.hpp"
+#include "sweeps/refine_order.hpp"
 #include "sweeps/result_file.hpp"
 #include "sweeps/result_record.hpp"
 #include "sweeps/spec.hpp"
@@ -77,8 +78,20 @@ SweepOutcome run_sweep(const SweepRunOptions& options, const PointRunner& runner
   if (!shard.whole()) info.shard = shard;
   // In a shard file the rows are the shard's points; point indices stay global.
   std::vector<PointResult>& results = outcome.results;
+  if (shard.whole()) {  // a shard's points are put in order where they meet, by `sweep merge`
+    DriverOptions full = d;
+    full.journal = journal_path(options.output, ".full");
+    full.sweep_fingerprint = sweep_fingerprint(spec, "whole, refined in full");
+    full.label = d.label + " (points simulated again in full)";
+    if (refine_order(all, results, runner, full).interrupted) {
+      std::fprintf(stderr, "finished points are saved in %s and %s; run the same command again to resume\n",
+                   d.journal->c_str(), full.journal->c_str());
+      return SweepOutcome::Interrupted;
+    }
+  }
   write_result_file(options.output, spec, all, results, info);
   fs::remove(*d.journal);
+  fs::remove(journal_path(options.output, ".full"));
   std::fprintf(stderr, "results: %s\n", options.output.c_str());
   const auto failed = every_point_failed(results);
   if (failed && !shard.whole()) {

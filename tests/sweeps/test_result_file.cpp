@@ -40,7 +40,7 @@ TEST_CASE("shards split the points round-robin and merge back to the whole sweep
   CHECK(total == points.size());
   // Any order of shard files gives the same merge.
   std::swap(shard_files[0], shard_files[2]);
-  sweeps::merge_result_files(dir / "merged.h5", shard_files, "merge");
+  sweeps::merge_result_files(dir / "merged.h5", shard_files, "merge", test::synthetic_runner(), {});
   auto a = sweeps::read_result_file(dir / "whole.h5");
   auto b = sweeps::read_result_file(dir / "merged.h5");
   CHECK(a.config == b.config);
@@ -57,10 +57,11 @@ TEST_CASE("shards split the points round-robin and merge back to the whole sweep
   }
 
   // An incomplete set, a duplicate and a stranger are refused.
-  CHECK_THROWS_WITH(sweeps::merge_result_files(dir / "x.h5", {shard_files[0], shard_files[1]}, "m"),
-                    Catch::Contains("are in none of the shards"));
-  CHECK_THROWS_WITH(sweeps::merge_result_files(dir / "x.h5", {shard_files[0], shard_files[0]}, "m"),
-                    Catch::Contains("also in"));
+  auto merge = [&](std::vector<fs::path> files) {
+    sweeps::merge_result_files(dir / "x.h5", files, "m", test::synthetic_runner(), {});
+  };
+  CHECK_THROWS_WITH(merge({shard_files[0], shard_files[1]}), Catch::Contains("are in none of the shards"));
+  CHECK_THROWS_WITH(merge({shard_files[0], shard_files[0]}), Catch::Contains("also in"));
   CHECK(!fs::exists(dir / "x.h5"));
 }
 
