@@ -149,6 +149,7 @@ int sweep_slurm(const Args& args) {
   o.spec = vm["spec"].as<std::string>();
   SweepSpec spec = parse_spec(o.spec);  // refuse a bad spec now, not on the cluster
   o.points = spec.point_count();
+  o.samples = spec.any_sampled();
   o.output = vm.count("output") ? fs::path(vm["output"].as<std::string>()) : default_output(o.spec, std::nullopt);
   // Read signed: an unsigned option takes "-1" for 2^64 - 1.
   const long long tasks = vm["tasks"].as<long long>();

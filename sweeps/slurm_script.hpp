@@ -18,6 +18,9 @@ struct SlurmOptions {
   std::string partition;  // empty: the cluster's default
   std::string job_name;   // empty: warpsim-<spec stem>
   std::size_t points = 0; // for the comment at the top
+  // Some study samples: the merge job may simulate points again in full (refine_order.hpp), so it
+  // gets a task's CPUs; otherwise one.
+  bool samples = false;
 };
 
 std::string slurm_submit_script(const SlurmOptions& options);

@@ -7,6 +7,7 @@
 #include "sweeps/merge.hpp"
 #include "sweeps/refine_order.hpp"
 #include "sweeps/result_file.hpp"
+#include "sweeps/slurm_script.hpp"
 #include "sweeps/sweep_run.hpp"
 #include "tests/sweeps/sweep_test_helpers.hpp"
 #include "tests/test_support.hpp"
@@ -189,4 +190,19 @@ TEST_CASE("sweep merge simulates again what only the whole sweep can order, as o
   CHECK(f.full_runs == 4);
   CHECK_FALSE(fs::exists(sweeps::journal_path(f.dir / "merged.h5", ".full")));
   check_same_points(sweeps::read_result_file(f.dir / "whole.h5"), sweeps::read_result_file(f.dir / "merged.h5"));
+}
+
+TEST_CASE("a Slurm merge job gets a task's CPUs when the sweep samples, one otherwise", "[sweep][sampling][slurm]") {
+  sweeps::SlurmOptions o;
+  o.warpsim = "/bin/warpsim";
+  o.spec = "s.ini";
+  o.output = "s.h5";
+  o.cpus_per_task = 8;
+  auto merge_line = [](const std::string& script) {
+    const auto at = script.find("merge_job=$(sbatch");
+    return script.substr(at, script.find('\n', at) - at);
+  };
+  CHECK_THAT(merge_line(sweeps::slurm_submit_script(o)), Catch::Contains("--cpus-per-task=1 "));
+  o.samples = true;
+  CHECK_THAT(merge_line(sweeps::slurm_submit_script(o)), Catch::Contains("--cpus-per-task=8 "));
 }
