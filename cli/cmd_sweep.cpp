@@ -113,6 +113,7 @@ int sweep_merge(const Args& args) {
   check_output_path(out, shards);  // refuses an output that is one of the shards
   DriverOptions full;  // for sampled points simulated again in full (refine_order.hpp)
   full.jobs = vm["jobs"].as<int>();
+  if (full.jobs < 0 || full.jobs > 4096) throw sim::InputError("-j", "must be 0 (all cores) to 4096");
   full.progress = ProgressMode::Auto;
   full.label = "sweep merge (points simulated again in full)";
   full.stop = &install_stop_handlers();
