@@ -6,9 +6,9 @@
 #include "sim/errors.hpp"
 #include "sweeps/points.hpp"
 #include "sweeps/refine_order.hpp"
-#include "sweeps/sweep_run.hpp"
 #include "sweeps/result_file.hpp"
 #include "sweeps/spec.hpp"
+#include "sweeps/sweep_run.hpp"
 
 namespace warpsim::sweeps {
 
