@@ -4,6 +4,7 @@
 #include <atomic>
 #include <map>
 
+#include "sweeps/h5_util.hpp"
 #include "sweeps/merge.hpp"
 #include "sweeps/refine_order.hpp"
 #include "sweeps/result_file.hpp"
@@ -190,6 +191,18 @@ TEST_CASE("sweep merge simulates again what only the whole sweep can order, as o
   CHECK(f.full_runs == 4);
   CHECK_FALSE(fs::exists(sweeps::journal_path(f.dir / "merged.h5", ".full")));
   check_same_points(sweeps::read_result_file(f.dir / "whole.h5"), sweeps::read_result_file(f.dir / "merged.h5"));
+
+  // Shards of another build: their points cannot be simulated again here, so the merge refuses.
+  for (const auto& shard : shards) {
+    hid_t file = H5Fopen(shard.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    REQUIRE(file >= 0);
+    H5Adelete(file, "git_commit");
+    sweeps::h5::set_string_attribute(file, "git_commit", "another-build");
+    H5Fclose(file);
+  }
+  CHECK_THROWS_WITH(sweeps::merge_result_files(f.dir / "other.h5", shards, "merge", f.runner(), full),
+                    Catch::Contains("not the build"));
+  CHECK_FALSE(fs::exists(f.dir / "other.h5"));
 }
 
 TEST_CASE("a Slurm merge job gets a task's CPUs when the sweep samples, one otherwise", "[sweep][sampling][slurm]") {
