@@ -8,6 +8,10 @@ import csv
 import io
 
 
+# calibrate's Nsight Compute sections: speed of light with its breakdowns, occupancy, launch, pipes.
+CALIBRATE_SECTIONS = ["SpeedOfLight", "Occupancy", "LaunchStats", "ComputeWorkloadAnalysis", "MemoryWorkloadAnalysis"]
+
+
 class NcuError(Exception):
     pass
 
