@@ -10,7 +10,7 @@
 namespace warpsim::sim {
 namespace {
 
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
+constexpr std::size_t kHugePage = kHugePageBytes;
 
 std::size_t rounded_to_huge_pages(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
 
@@ -50,8 +50,12 @@ void free_zeroed(void* memory, std::size_t bytes, bool huge) {
   else std::free(static_cast<void**>(memory)[-1]);
 }
 
-ZeroPagesArena::ZeroPagesArena(std::size_t bytes) : size_(bytes) {
+ZeroPagesArena::ZeroPagesArena(std::size_t bytes, bool huge) : size_(bytes), huge_(huge) {
   if (bytes == 0) return;
+  if (huge) {
+    memory_ = static_cast<std::byte*>(map_huge_pages(bytes));
+    return;
+  }
   void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (memory == MAP_FAILED) throw std::bad_alloc();
   memory_ = static_cast<std::byte*>(memory);
@@ -60,20 +64,25 @@ ZeroPagesArena::ZeroPagesArena(std::size_t bytes) : size_(bytes) {
 ZeroPagesArena::ZeroPagesArena(ZeroPagesArena&& other) noexcept
     : memory_(std::exchange(other.memory_, nullptr)),
       size_(std::exchange(other.size_, 0)),
-      used_(std::exchange(other.used_, 0)) {}
+      used_(std::exchange(other.used_, 0)),
+      huge_(other.huge_) {}
 
 ZeroPagesArena& ZeroPagesArena::operator=(ZeroPagesArena&& other) noexcept {
   if (this != &other) {
-    if (memory_ != nullptr) munmap(memory_, size_);
+    release();
     memory_ = std::exchange(other.memory_, nullptr);
     size_ = std::exchange(other.size_, 0);
     used_ = std::exchange(other.used_, 0);
+    huge_ = other.huge_;
   }
   return *this;
 }
 
-ZeroPagesArena::~ZeroPagesArena() {
-  if (memory_ != nullptr) munmap(memory_, size_);
+ZeroPagesArena::~ZeroPagesArena() { release(); }
+
+void ZeroPagesArena::release() {
+  if (memory_ != nullptr) munmap(memory_, huge_ ? rounded_to_huge_pages(size_) : size_);
+  memory_ = nullptr;
 }
 
 void* ZeroPagesArena::take(std::size_t bytes, std::size_t alignment) {

@@ -13,6 +13,13 @@
 
 namespace warpsim::sim {
 
+constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
+
+// Whether a structure of `bytes` that a run touches here and there belongs on huge pages: from
+// two of them on. (A smaller one, a 14-SM GPU's L1s, is touched in fewer 4 KB pages than one huge
+// page would clear.)
+inline bool worth_huge_pages(std::size_t bytes) { return bytes >= 2 * kHugePageBytes; }
+
 // At least `bytes` of zeroed memory aligned to `alignment` (a power of two up to 4096; 2 MiB
 // when `huge`). Throws std::bad_alloc.
 void* allocate_zeroed(std::size_t bytes, std::size_t alignment, bool huge);
@@ -24,8 +31,9 @@ void free_zeroed(void* memory, std::size_t bytes, bool huge);
 class ZeroPagesArena {
  public:
   ZeroPagesArena() = default;
-  // Room for `bytes` of pieces and their padding (reserved(), below). Throws std::bad_alloc.
-  explicit ZeroPagesArena(std::size_t bytes);
+  // Room for `bytes` of pieces and their padding (reserved(), below); on transparent huge pages
+  // when `huge` (pieces used all over a large arena: one fault per 2 MiB). Throws std::bad_alloc.
+  explicit ZeroPagesArena(std::size_t bytes, bool huge = false);
   ZeroPagesArena(const ZeroPagesArena&) = delete;
   ZeroPagesArena& operator=(const ZeroPagesArena&) = delete;
   ZeroPagesArena(ZeroPagesArena&& other) noexcept;
@@ -39,9 +47,11 @@ class ZeroPagesArena {
   void* take(std::size_t bytes, std::size_t alignment);
 
  private:
+  void release();
   static constexpr std::size_t kGap = 80;  // glibc's calloc header and allocate_zeroed's pointer
   std::byte* memory_ = nullptr;
   std::size_t size_ = 0, used_ = 0;
+  bool huge_ = false;
 };
 
 }  // namespace warpsim::sim

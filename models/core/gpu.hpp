@@ -27,6 +27,7 @@
 #include "models/core/access_log.hpp"
 #include "models/core/gigathread.hpp"
 #include "models/core/sm.hpp"
+#include "sim/zero_pages.hpp"
 #include "models/core/sm_side_buffers.hpp"
 #include "models/memory/memory_system.hpp"
 #include "sim/engine.hpp"
@@ -142,6 +143,7 @@ class Gpu final : public sim::WindowListener {
   std::unique_ptr<sim::WindowWorkers> workers_;  // with threads > 1
   std::vector<SmSideBuffers> side_;  // by SM, with threads > 1
   WarpTimeline* timeline_ = nullptr;
+  sim::ZeroPagesArena warp_slots_arena_;  // every SM's warp slots (warp_slots.hpp): before the SMs
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<GigaThread> gigathread_;
   static std::vector<std::string> merged(std::vector<std::string> into, const std::vector<std::string>& more);

@@ -12,7 +12,7 @@ constexpr int kUnits = traces::kUnitCount;
 
 Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const SmSpec& spec, const UnitsSpec& units,
        const DispatchSpec& dispatch, std::uint32_t id, MemorySystem& memory, AccessLog& log,
-       BlockRetireListener& listener, sim::StatsRegistry& stats)
+       BlockRetireListener& listener, sim::StatsRegistry& stats, sim::ZeroPagesArena& warp_slots_arena)
     : sim::ClockedComponent(engine, ticks, clock, "gpu.sm" + std::to_string(id)),
       spec_(spec),
       units_(units),
@@ -26,7 +26,7 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
       issue_due_(issue_due_for(spec.scheduler_policy)),
       per_scheduler_((spec.max_warps + spec.schedulers - 1) / spec.schedulers),
       width_((per_scheduler_ + 3) / 4 * 4),
-      warps_(std::size_t(width_) * spec.schedulers),
+      warps_(std::size_t(width_) * spec.schedulers, warp_slots_arena),
       sched_(spec.schedulers),
       ready_at_(std::size_t(width_) * spec.schedulers, kNeverStamp),
       barrier_ready_at_(ready_at_.size(), kNeverStamp),
@@ -55,6 +55,11 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
   for (int u = 0; u < kUnits; ++u)
     stats.add(p + "pipe_slots." + std::string(traces::unit_name(traces::Unit(u))), counters_.pipe_slots[u], "slots",
               "issue slots this execution-unit class gave, replays included");
+}
+
+std::size_t Sm::warp_slot_count(const SmSpec& spec) {
+  const std::uint32_t per_scheduler = (spec.max_warps + spec.schedulers - 1) / spec.schedulers;
+  return std::size_t((per_scheduler + 3) / 4 * 4) * spec.schedulers;  // width_ x schedulers
 }
 
 void Sm::finish(sim::Cycle end) {

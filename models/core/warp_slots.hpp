@@ -1,30 +1,37 @@
 #pragma once
-// An SM's warp slots, each constructed when a warp first takes it. A Warp is ~1.8 KB and an H100
-// has 8,448 slots (15 MB): built all at once they were most of a small run's start-up, writing
+// An SM's warp slots, each constructed when a warp first takes it. A Warp is ~1.9 KB and an H100
+// has 8,448 slots (16 MB): built all at once they were most of a small run's start-up, writing
 // pages the run never used (a 26,601-instruction trace takes 12 slots of an SM's 64). The slots
-// are heap memory left unwritten until a slot is taken, so the host maps its pages as they are
-// first written and a run pays, in time and memory, for the slots it uses. (Mapped pages of
-// their own, each SM's slots starting a page, made bench_core's fmaChain ~15% slower than heap
-// blocks at varied offsets.) Only a slot that has been prepared may be read through [].
+// are zero pages left unwritten until a slot is taken. All SMs' slots share one arena (Gpu), of
+// huge pages where it is large: a short run's few warps per SM still touch every SM's slots,
+// ~1,000 pages of 4 KB at a fault each (several microseconds on a virtual machine), where an
+// H100's 2 MiB pages take nine. The arena places each SM's slots after the last at a varied offset of its page, as
+// the heap did (each SM's slots starting a page of its own made bench_core's fmaChain ~15%
+// slower). Only a slot that has been prepared may be read through [].
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <new>
 
 #include "models/core/warp.hpp"
+#include "sim/zero_pages.hpp"
 
 namespace warpsim::models {
 
 class WarpSlots {
  public:
-  explicit WarpSlots(std::size_t count)
-      : slots_(count == 0 ? nullptr : static_cast<Warp*>(::operator new(count * sizeof(Warp), std::align_val_t{alignof(Warp)}))),
+  // What `count` slots take of an arena's room.
+  static std::size_t arena_bytes(std::size_t count) {
+    return sim::ZeroPagesArena::reserved(count * sizeof(Warp), alignof(Warp));
+  }
+  // `arena` must outlive the slots and have arena_bytes(count) of room left.
+  WarpSlots(std::size_t count, sim::ZeroPagesArena& arena)
+      : slots_(count == 0 ? nullptr : static_cast<Warp*>(arena.take(count * sizeof(Warp), alignof(Warp)))),
         built_(std::make_unique<std::uint64_t[]>((count + 63) / 64)),
         count_(count) {}
   ~WarpSlots() {
     for (std::size_t slot = 0; slot < count_; ++slot)
       if (prepared(slot)) slots_[slot].~Warp();
-    if (slots_ != nullptr) ::operator delete(slots_, std::align_val_t{alignof(Warp)});
   }
   WarpSlots(const WarpSlots&) = delete;
   WarpSlots& operator=(const WarpSlots&) = delete;

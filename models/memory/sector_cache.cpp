@@ -49,10 +49,10 @@ SectorCache::SectorCache(const SectorCacheGeometry& g, sim::ZeroPagesArena* aren
   block_words_ = block_words_of(g);
   // Zero pages until first written: every line invalid (sector_cache.hpp), and nothing resident
   // until a set is used. An H100 L2 is ~13 MB of state touched at random, so it is advised as
-  // huge pages (4 KB pages would add a TLB miss to most accesses); small caches (an L1: ~64 KB,
-  // one per SM) keep ordinary pages.
-  // An L1 among a GPU's 132 comes from their arena, where the heap's calloc would clear it
-  // (writing every page; about a third of a short run's page faults).
+  // huge pages (4 KB pages would add a TLB miss to most accesses). A small cache (an L1: ~57 KB,
+  // one per SM) comes from its GPU's arena of L1s (gpu_memory_system.hpp, huge pages when it is
+  // large), where the heap's calloc would clear it (writing every page; about a third of a short
+  // run's page faults).
   const std::size_t bytes = block_words_ * sets_ * sizeof(std::uint64_t);
   const bool huge = bytes >= kHugeBytes;
   if (arena != nullptr && !huge) {

@@ -1,6 +1,7 @@
 // Zeroed memory (sim/zero_pages.hpp): the arena's pieces are zero, aligned, apart from each
 // other, start at varied offsets of their pages as heap blocks would, and a full arena refuses.
-// A GPU's L1s come from one arena: their words are zero, so every line starts invalid.
+// A GPU's L1s come from one arena: their words are zero, so every line starts invalid. A huge
+// arena (every SM's warp slots, the L1s) is advised as transparent huge pages.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -11,8 +12,12 @@
 
 #include "models/memory/sector_cache.hpp"
 #include "sim/zero_pages.hpp"
+#include "tests/sim/smaps.hpp"
 
 using warpsim::sim::ZeroPagesArena;
+
+using warpsim::test::advised_huge;
+using warpsim::test::host_has_huge_pages;
 
 TEST_CASE("an arena's pieces are zeroed, aligned, disjoint and at varied page offsets", "[zero_pages]") {
   constexpr std::size_t kPiece = 58 * 1024 + 256, kCount = 16;
@@ -43,6 +48,29 @@ TEST_CASE("an arena moved keeps its pieces; an empty arena gives none", "[zero_p
   CHECK_THROWS_AS(arena.take(64, 64), std::bad_alloc);  // NOLINT(bugprone-use-after-move): emptied
   ZeroPagesArena none;
   CHECK_THROWS_AS(none.take(1, 64), std::bad_alloc);
+}
+
+TEST_CASE("a huge arena is zero, 2 MiB aligned and advised as huge pages; its pieces as a small one's", "[zero_pages]") {
+  constexpr std::size_t kPiece = 123 * 1024, kCount = 20;  // an H100 SM's warp slots, 20 SMs
+  ZeroPagesArena arena(kCount * ZeroPagesArena::reserved(kPiece, 64), /*huge=*/true);
+  std::set<std::uintptr_t> page_offsets;
+  std::byte* previous_end = nullptr;
+  for (std::size_t i = 0; i < kCount; ++i) {
+    auto* p = static_cast<std::byte*>(arena.take(kPiece, 64));
+    if (i == 0) CHECK(reinterpret_cast<std::uintptr_t>(p) % (std::uintptr_t{2} << 20) < 4096);  // the mapping starts a huge page
+    REQUIRE(std::all_of(p, p + kPiece, [](std::byte b) { return b == std::byte{0}; }));
+    if (previous_end != nullptr) REQUIRE(previous_end <= p);
+    std::memset(p, 0xcd, kPiece);
+    previous_end = p + kPiece;
+    page_offsets.insert(reinterpret_cast<std::uintptr_t>(p) % 4096);
+  }
+  CHECK(page_offsets.size() == kCount);
+  CHECK_THROWS_AS(arena.take(kPiece, 64), std::bad_alloc);
+  if (host_has_huge_pages()) CHECK(advised_huge(previous_end - 1));
+  ZeroPagesArena moved(std::move(arena));  // gives back the whole mapping once, at the end
+  CHECK(previous_end[-1] == std::byte{0xcd});
+  ZeroPagesArena small(ZeroPagesArena::reserved(4096, 64));
+  if (host_has_huge_pages()) CHECK_FALSE(advised_huge(small.take(64, 64)));
 }
 
 TEST_CASE("caches made from an arena start with every line invalid and have room there", "[zero_pages]") {
