@@ -114,6 +114,17 @@ RunResult simulate(const RunRequest& request) {
   if (request.kernel.empty() == request.trace.empty())
     throw sim::InputError("run", "give exactly one of --kernel NAME or --trace PATH");
   Arch arch = load_arch(request.arch, request.arch_overrides);
+  if (!request.kernel_params.empty() && !request.trace.empty())
+    throw sim::InputError("-p", "kernel parameters apply to library kernels, not to --trace");
+  traces::Workload workload;
+  std::vector<std::uint32_t> numbers;  // of the launches run, in order
+  if (!request.trace.empty()) {
+    workload = traces::open_workload(request.trace);
+    const std::uint32_t count = traces::launch_count(workload);
+    numbers = traces::keep_launches(
+        workload, request.launches.empty() ? std::vector<bool>(count, true) : traces::launch_mask(request.launches, count));
+    traces::open_first_launch(workload);  // its blocks are read while the GPU is built
+  }
   sim::StatsRegistry stats;
   auto memory = make_memory_system(memory_system_specs(arch), stats, request.seed);
   Gpu gpu(arch, *memory, stats, request.lockstep, request.threads, request.threads_join_after);
@@ -130,7 +141,6 @@ RunResult simulate(const RunRequest& request) {
   out.arch = request.arch;
   out.ncu = request.ncu;
   out.ncu_flush_caches = policy.flush_caches;
-  std::vector<std::uint32_t> numbers;  // of the launches run, in order
   if (!request.kernel.empty()) {
     auto kernel = traces::kernels::make_kernel(request.kernel, request.kernel_params,
                                                traces::IsaTarget{arch.gpu.sm_version});
@@ -139,12 +149,6 @@ RunResult simulate(const RunRequest& request) {
     out.params = kernel.params;
     gpu.run(std::move(kernel.source), policy);
   } else {
-    if (!request.kernel_params.empty())
-      throw sim::InputError("-p", "kernel parameters apply to library kernels, not to --trace");
-    traces::Workload workload = traces::open_workload(request.trace);
-    const std::uint32_t count = traces::launch_count(workload);
-    numbers = traces::keep_launches(
-        workload, request.launches.empty() ? std::vector<bool>(count, true) : traces::launch_mask(request.launches, count));
     out.kernel = request.trace;
     gpu.run(workload, policy);
   }

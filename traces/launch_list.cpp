@@ -1,6 +1,7 @@
 #include "traces/launch_list.hpp"
 
 #include <charconv>
+#include <memory>
 #include <string_view>
 
 #include "sim/errors.hpp"
@@ -53,6 +54,19 @@ std::uint32_t launch_count(const Workload& workload) {
   std::uint32_t n = 0;
   for (const auto& step : workload.steps) n += step.kind == WorkloadStep::Kind::Launch;
   return n;
+}
+
+void open_first_launch(Workload& workload) {
+  for (auto& step : workload.steps) {
+    if (step.kind != WorkloadStep::Kind::Launch) continue;
+    // std::function must be copyable: the opened source is held by a shared cell, handed out
+    // once; a second call (no run asks twice) opens the file again.
+    auto opened = std::make_shared<std::unique_ptr<KernelSource>>(step.launch.open());
+    step.launch.open = [opened, reopen = std::move(step.launch.open)]() {
+      return *opened ? std::move(*opened) : reopen();
+    };
+    return;
+  }
 }
 
 std::vector<std::uint32_t> keep_launches(Workload& workload, const std::vector<bool>& mask) {

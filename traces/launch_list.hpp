@@ -22,4 +22,10 @@ std::uint32_t launch_count(const Workload& workload);
 // launches kept, in order.
 std::vector<std::uint32_t> keep_launches(Workload& workload, const std::vector<bool>& mask);
 
+// Opens the first launch now rather than when the run reaches it, so that its blocks are read on
+// their own thread while the caller builds the GPU (a short trace's run otherwise waits for its
+// first blocks after the ~8 ms an H100's construction takes); the step hands out that source.
+// Errors in the launch's file surface here, before the GPU is built.
+void open_first_launch(Workload& workload);
+
 }  // namespace warpsim::traces
