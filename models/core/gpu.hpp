@@ -27,12 +27,12 @@
 #include "models/core/access_log.hpp"
 #include "models/core/gigathread.hpp"
 #include "models/core/sm.hpp"
-#include "sim/zero_pages.hpp"
 #include "models/core/sm_side_buffers.hpp"
 #include "models/memory/memory_system.hpp"
 #include "sim/engine.hpp"
 #include "sim/stats.hpp"
 #include "sim/window_workers.hpp"
+#include "sim/zero_pages.hpp"
 #include "traces/workload.hpp"
 
 namespace warpsim::models {

@@ -26,7 +26,7 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
       issue_due_(issue_due_for(spec.scheduler_policy)),
       per_scheduler_((spec.max_warps + spec.schedulers - 1) / spec.schedulers),
       width_((per_scheduler_ + 3) / 4 * 4),
-      warps_(std::size_t(width_) * spec.schedulers, warp_slots_arena),
+      warps_(warp_slot_count(spec), warp_slots_arena),
       sched_(spec.schedulers),
       ready_at_(std::size_t(width_) * spec.schedulers, kNeverStamp),
       barrier_ready_at_(ready_at_.size(), kNeverStamp),

@@ -1,13 +1,13 @@
 #pragma once
 // An SM's warp slots, each constructed when a warp first takes it. A Warp is ~1.9 KB and an H100
 // has 8,448 slots (16 MB): built all at once they were most of a small run's start-up, writing
-// pages the run never used (a 26,601-instruction trace takes 12 slots of an SM's 64). The slots
-// are zero pages left unwritten until a slot is taken. All SMs' slots share one arena (Gpu), of
-// huge pages where it is large: a short run's few warps per SM still touch every SM's slots,
-// ~1,000 pages of 4 KB at a fault each (several microseconds on a virtual machine), where an
-// H100's 2 MiB pages take nine. The arena places each SM's slots after the last at a varied offset of its page, as
-// the heap did (each SM's slots starting a page of its own made bench_core's fmaChain ~15%
-// slower). Only a slot that has been prepared may be read through [].
+// pages the run never used (a 26,601-instruction trace takes 8 or 16 slots of an SM's 64). The
+// slots are zero pages left unwritten until a slot is taken. All SMs' slots share one arena
+// (Gpu), on huge pages where it is large: a short run's few warps per SM still touch every SM's
+// slots, ~1,000 pages of 4 KB at a fault each (several microseconds on a virtual machine), where
+// an H100's 2 MiB pages take nine. The arena places each SM's slots after the last at a varied
+// offset of its page, as the heap did (each SM's slots starting a page of its own made
+// bench_core's fmaChain ~15% slower). Only a slot that has been prepared may be read through [].
 #include <cstddef>
 #include <cstdint>
 #include <memory>
