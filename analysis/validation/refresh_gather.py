@@ -23,31 +23,11 @@ import subprocess
 import sys
 import tempfile
 
+from one_warp_trace import write_one_warp_trace
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MEASURED = os.path.join(HERE, "data", "h100-measured", "refresh_gather.csv.xz")
 STEPS = 400
-HEADER = """-kernel name = gather
--kernel id = 1
--grid dim = (1,1,1)
--block dim = (32,1,1)
--shmem = 0
--nregs = 16
--binary version = 90
--cuda stream id = 0
--shmem base_addr = 0x00007fee00000000
--local mem base_addr = 0x00007fed2d000000
--nvbit version = 1.7.7.1
--accelsim tracer version = 5
--enable lineinfo = 0
-
-#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate
-
-#BEGIN_TB
-
-thread block = 0,0,0
-
-warp = 0
-"""
 
 
 def measured(stride):
@@ -63,10 +43,7 @@ def write_trace(directory, stride):
     step = max(32 * stride, 8192)  # as the probe: every step's lines new
     lines = [f"0000 ffffffff 1 R2 LDG.E 1 R2 4 1 0x{0x7f0000000000 + i * step:x} {stride} 0 " for i in range(STEPS)]
     lines.append("0010 ffffffff 0 EXIT 0 0 0 ")
-    with open(os.path.join(directory, "kernel-1.traceg"), "w") as f:
-        f.write(HEADER + f"insts = {len(lines)}\n" + "\n".join(lines) + "\n\n#END_TB\n")
-    with open(os.path.join(directory, "kernelslist.g"), "w") as f:
-        f.write("kernel-1.traceg\n")
+    write_one_warp_trace(directory, "gather", lines)
 
 
 def modelled(warpsim, arch, directory, refresh):

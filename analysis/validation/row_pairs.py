@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Whether a line comes sooner from a DRAM row a read opened just before: the H100 and the model.
+
+    analysis/validation/row_pairs.py WARPSIM [--arch hopper-h100]
+
+The H100's: h100-measured/row_pairs_near.csv.xz (tools/gpu-probes/row_pairs.cu near): in 4,096
+2 MB pages, a cold line A at the page's start, then, once A's data is back, a cold line B 64 or
+128 bytes on (A's row, whatever the mapping), against B read alone; the minimum of seven passes
+each. Printed: the median and the 10th and 90th percentiles of B's latency after A less B's
+alone, in cycles. The model's: traces of one warp reading 400 such pairs, each load waiting for
+the one before (its address register is the last one's data), with B 128 bytes after A ("near")
+or 1 MB and 128 bytes after it ("far": another row), run with `--ncu` (caches flushed first) and
+refresh off (--set dram.refresh_ns=0); (near - far) / 400 is what A's open row saves B.
+"""
+import argparse
+import csv
+import io
+import json
+import lzma
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+from one_warp_trace import write_one_warp_trace
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MEASURED = os.path.join(HERE, "data", "h100-measured", "row_pairs_near.csv.xz")
+PAIRS = 400
+PAGE = 2 << 20
+
+
+def measured():
+    """(p10, median, p90) of B's latency after A less B's alone, over the near file's 4,096 pairs."""
+    with lzma.open(MEASURED, "rt") as f:
+        text = "".join(line for line in f if not line.startswith("#"))
+    latencies = defaultdict(lambda: defaultdict(list))
+    for r in csv.DictReader(io.StringIO(text)):
+        latencies[int(r["page"])][r["kind"]].append(int(r["lat_b"]))
+    differences = sorted(min(v["pair"]) - min(v["alone"]) for v in latencies.values())
+    n = len(differences)
+    return differences[n // 10], statistics.median(differences), differences[9 * n // 10]
+
+
+def write_trace(directory, distance):
+    lines = []
+    for i in range(PAIRS):
+        a = 0x7F0000000000 + i * PAGE
+        # Every lane the same word: one line a load, as the probe's one thread.
+        lines.append(f"0000 ffffffff 1 R2 LDG.E 1 R2 4 1 0x{a:x} 0 0 ")
+        lines.append(f"0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x{a + distance:x} 0 0 ")
+    lines.append("0020 ffffffff 0 EXIT 0 0 0 ")
+    write_one_warp_trace(directory, "row_pairs", lines)
+
+
+def modelled(warpsim, arch, distance):
+    with tempfile.TemporaryDirectory() as directory:
+        write_trace(directory, distance)
+        command = [warpsim, "run", "--arch", arch, "--trace", directory, "--ncu", "--json",
+                   "--set", "dram.refresh_ns=0"]
+        result = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+    return result["kernels"][0]["cycles"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("warpsim")
+    parser.add_argument("--arch", default="hopper-h100")
+    args = parser.parse_args()
+    p10, median, p90 = measured()
+    near = modelled(args.warpsim, args.arch, 128)
+    far = modelled(args.warpsim, args.arch, PAGE // 2 + 128)
+    print("H100_p10 H100_median H100_p90 model_near_minus_far")
+    print(f"{p10} {median:g} {p90} {(near - far) / PAIRS:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
