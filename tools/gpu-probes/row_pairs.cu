@@ -1,10 +1,11 @@
-// Which lines share a DRAM row: a cold line B read right after a cold line A, against B read
-// alone. Where A and B lie in one bank's open row, B after A finds the row open and answers
-// sooner; in the same bank but another row, B waits for A's row to close and its own to open,
-// and answers later; in another bank or channel, A changes nothing. Timed pair by pair at
-// distances d = B - A from 64 B to 512 KB in 128-byte steps, this gives the address bits that
-// choose a line's channel, bank and row (docs/model.md: the H100's DRAM reads pieces that lie one
-// to a 256-byte unit less efficiently than the model, and deciding why needs the row mapping).
+// Whether a DRAM row a read opened answers the next read sooner: a cold line B read right after
+// a cold line A, against B read alone. Where a bank keeps A's row open, B in that row answers
+// sooner, and B in the same bank but another row later (A's row must close first); B in another
+// bank or channel is unaffected. Timed pair by pair at distances d = B - A from 64 B to 512 KB,
+// that would also give the address bits that choose a line's channel, bank and row, which
+// docs/model.md needs to say why the H100 reads sparse pieces less efficiently than the model.
+// On the H100 neither shows (h100-measured/README.md): ~300 ns after a read its banks answer as
+// if the row were closed.
 //
 //   row_pairs scan|near [REPS=7]   CSV on stdout: kind,rep,page,d_bytes,lat_primer,lat_a,lat_b
 //
