@@ -10,18 +10,18 @@
 namespace warpsim::sim {
 namespace {
 
-constexpr std::size_t kHugePage = kHugePageBytes;
-
-std::size_t rounded_to_huge_pages(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+std::size_t rounded_to_huge_pages(std::size_t bytes) {
+  return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+}
 
 void* map_huge_pages(std::size_t bytes) {
   const std::size_t size = rounded_to_huge_pages(bytes);
   // A huge-page region must start on a 2 MiB boundary: map a page more and trim both ends.
-  const std::size_t mapped = size + kHugePage;
+  const std::size_t mapped = size + kHugePageBytes;
   void* memory = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (memory == MAP_FAILED) throw std::bad_alloc();
   auto* start = static_cast<std::byte*>(memory);
-  auto* aligned = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(start) + kHugePage - 1) / kHugePage * kHugePage);
+  auto* aligned = reinterpret_cast<std::byte*>(rounded_to_huge_pages(reinterpret_cast<std::uintptr_t>(start)));
   if (aligned != start) munmap(start, static_cast<std::size_t>(aligned - start));
   const std::size_t tail = mapped - static_cast<std::size_t>(aligned - start) - size;
   if (tail != 0) munmap(aligned + size, tail);
@@ -50,9 +50,9 @@ void free_zeroed(void* memory, std::size_t bytes, bool huge) {
   else std::free(static_cast<void**>(memory)[-1]);
 }
 
-ZeroPagesArena::ZeroPagesArena(std::size_t bytes, bool huge) : size_(bytes), huge_(huge) {
+ZeroPagesArena::ZeroPagesArena(std::size_t bytes) : size_(bytes), huge_(worth_huge_pages(bytes)) {
   if (bytes == 0) return;
-  if (huge) {
+  if (huge_) {
     memory_ = static_cast<std::byte*>(map_huge_pages(bytes));
     return;
   }

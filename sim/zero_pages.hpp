@@ -16,8 +16,8 @@ namespace warpsim::sim {
 constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 
 // Whether a structure of `bytes` that a run touches here and there belongs on huge pages: from
-// two of them on. (A smaller one, a 14-SM GPU's L1s, is touched in fewer 4 KB pages than one huge
-// page would clear.)
+// two of them on (an H100's L2, its SMs' warp slots and L1s). A smaller one, a 14-SM GPU's L1s,
+// is touched in fewer 4 KB pages than one huge page would clear.
 inline bool worth_huge_pages(std::size_t bytes) { return bytes >= 2 * kHugePageBytes; }
 
 // At least `bytes` of zeroed memory aligned to `alignment` (a power of two up to 4096; 2 MiB
@@ -32,8 +32,9 @@ class ZeroPagesArena {
  public:
   ZeroPagesArena() = default;
   // Room for `bytes` of pieces and their padding (reserved(), below); on transparent huge pages
-  // when `huge` (pieces used all over a large arena: one fault per 2 MiB). Throws std::bad_alloc.
-  explicit ZeroPagesArena(std::size_t bytes, bool huge = false);
+  // where worth_huge_pages(bytes): a run uses a few pieces of each SM's, all over a large arena,
+  // one fault per 2 MiB. Throws std::bad_alloc.
+  explicit ZeroPagesArena(std::size_t bytes);
   ZeroPagesArena(const ZeroPagesArena&) = delete;
   ZeroPagesArena& operator=(const ZeroPagesArena&) = delete;
   ZeroPagesArena(ZeroPagesArena&& other) noexcept;

@@ -34,8 +34,7 @@ Gpu::Gpu(const Arch& arch, MemorySystem& memory, sim::StatsRegistry& stats, bool
     side_ = std::vector<SmSideBuffers>(arch.gpu.sms);
     memory_.count_sm_accesses_later();
   }
-  const std::size_t slots_bytes = arch.gpu.sms * Sm::warp_slots_arena_bytes(arch.sm);
-  warp_slots_arena_ = sim::ZeroPagesArena(slots_bytes, sim::worth_huge_pages(slots_bytes));
+  warp_slots_arena_ = sim::ZeroPagesArena(arch.gpu.sms * Sm::warp_slots_arena_bytes(arch.sm));
   for (std::uint32_t i = 0; i < arch.gpu.sms; ++i) {
     BlockRetireListener& retires = at_once ? static_cast<BlockRetireListener&>(side_[i]) : *gigathread_;
     sms_.push_back(std::make_unique<Sm>(engine_, sm_ticks_, clock_, arch.sm, arch.units, arch.dispatch, i, memory,

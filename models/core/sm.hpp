@@ -83,8 +83,9 @@ class Sm final : public sim::ClockedComponent {
   Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const SmSpec& spec, const UnitsSpec& units,
      const DispatchSpec& dispatch, std::uint32_t id, MemorySystem& memory, AccessLog& log,
      BlockRetireListener& listener, sim::StatsRegistry& stats, sim::ZeroPagesArena& warp_slots_arena);
-  // The warp slots an SM of `spec` has (its schedulers' slots rounded up for the scans), and what
-  // they take of the arena its warp slots come from.
+  // The warp slots an SM of `spec` has (each scheduler's slots rounded up to a multiple of 4 for
+  // the scans: scheduler_width), and what they take of the arena its warp slots come from.
+  static std::uint32_t scheduler_width(const SmSpec& spec);
   static std::size_t warp_slot_count(const SmSpec& spec);
   static std::size_t warp_slots_arena_bytes(const SmSpec& spec) { return WarpSlots::arena_bytes(warp_slot_count(spec)); }
 

@@ -25,7 +25,7 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
       buffer_depth_(spec.dispatch_per_scheduler > 1 ? 2 : 1),
       issue_due_(issue_due_for(spec.scheduler_policy)),
       per_scheduler_((spec.max_warps + spec.schedulers - 1) / spec.schedulers),
-      width_((per_scheduler_ + 3) / 4 * 4),
+      width_(scheduler_width(spec)),
       warps_(warp_slot_count(spec), warp_slots_arena),
       sched_(spec.schedulers),
       ready_at_(std::size_t(width_) * spec.schedulers, kNeverStamp),
@@ -57,10 +57,12 @@ Sm::Sm(sim::Engine& engine, sim::TickGroup& ticks, sim::ClockDomain clock, const
               "issue slots this execution-unit class gave, replays included");
 }
 
-std::size_t Sm::warp_slot_count(const SmSpec& spec) {
+std::uint32_t Sm::scheduler_width(const SmSpec& spec) {
   const std::uint32_t per_scheduler = (spec.max_warps + spec.schedulers - 1) / spec.schedulers;
-  return std::size_t((per_scheduler + 3) / 4 * 4) * spec.schedulers;  // width_ x schedulers
+  return (per_scheduler + 3) / 4 * 4;
 }
+
+std::size_t Sm::warp_slot_count(const SmSpec& spec) { return std::size_t(scheduler_width(spec)) * spec.schedulers; }
 
 void Sm::finish(sim::Cycle end) {
   change_resident_warps(0, end);

@@ -51,8 +51,8 @@ class GpuMemorySystem final : public MemorySystem {
                                          specs.l1.readonly_line_bytes, specs.l1.ways, specs.l1.replacement};
     // The SMs' caches share one mapping of zero pages: a short run touches few of their sets, but
     // of every SM's, so an H100's 7.5 MB of L1s lie on huge pages (four faults, not ~500).
-    const std::size_t l1s_bytes = std::size_t{specs.sms} * (SectorCache::arena_bytes(l1) + SectorCache::arena_bytes(ro));
-    caches_arena_ = sim::ZeroPagesArena(l1s_bytes, sim::worth_huge_pages(l1s_bytes));
+    caches_arena_ = sim::ZeroPagesArena(std::size_t{specs.sms} *
+                                        (SectorCache::arena_bytes(l1) + SectorCache::arena_bytes(ro)));
     l1_.reserve(specs.sms);
     readonly_.reserve(specs.sms);
     for (std::uint32_t sm = 0; sm < specs.sms; ++sm) {

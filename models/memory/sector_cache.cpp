@@ -11,8 +11,6 @@ namespace warpsim::models::memory {
 
 namespace {
 
-// A cache's state, at least this large, lies on huge pages of its own (below).
-constexpr std::size_t kHugeBytes = std::size_t{8} << 20;
 constexpr std::size_t kWordsAlignment = 64;
 
 // A geometry's sets, and the words of each set's block: ways x (tag + metadata), then the ways'
@@ -54,7 +52,7 @@ SectorCache::SectorCache(const SectorCacheGeometry& g, sim::ZeroPagesArena* aren
   // large), where the heap's calloc would clear it (writing every page; about a third of a short
   // run's page faults).
   const std::size_t bytes = block_words_ * sets_ * sizeof(std::uint64_t);
-  const bool huge = bytes >= kHugeBytes;
+  const bool huge = sim::worth_huge_pages(bytes);  // a mapping of its own, not the arena's
   if (arena != nullptr && !huge) {
     words_ = std::unique_ptr<std::uint64_t[], UnmapWords>(
         static_cast<std::uint64_t*>(arena->take(bytes, kWordsAlignment)), UnmapWords{bytes, false, true});
@@ -67,7 +65,7 @@ SectorCache::SectorCache(const SectorCacheGeometry& g, sim::ZeroPagesArena* aren
 std::size_t SectorCache::arena_bytes(const SectorCacheGeometry& g) {
   if (g.bytes == 0 || g.line_bytes == 0 || g.ways == 0 || g.sector_bytes == 0) return 0;
   const std::size_t bytes = block_words_of(g) * sets_of(g) * sizeof(std::uint64_t);
-  return bytes >= kHugeBytes ? 0 : sim::ZeroPagesArena::reserved(bytes, kWordsAlignment);
+  return sim::worth_huge_pages(bytes) ? 0 : sim::ZeroPagesArena::reserved(bytes, kWordsAlignment);
 }
 
 void UnmapWords::operator()(std::uint64_t* p) const {

@@ -45,8 +45,9 @@ class SectorCache {
   static constexpr std::uint32_t kNone = 0xffffffffu;
   static constexpr std::uint32_t kMaxSectorsPerLine = 8;
 
-  // The words of a cache under 8 MB come from `arena` when one is given (it must outlive the
-  // cache and have room for arena_bytes(geometry)), else from the heap.
+  // The words of a cache too small for huge pages (sim::worth_huge_pages) come from `arena` when
+  // one is given (it must outlive the cache and have room for arena_bytes(geometry)), else from
+  // the heap.
   explicit SectorCache(const SectorCacheGeometry& geometry, sim::ZeroPagesArena* arena = nullptr);
   // What a cache of this geometry takes of an arena's room (0: none; its words are mapped apart).
   static std::size_t arena_bytes(const SectorCacheGeometry& geometry);
