@@ -27,21 +27,31 @@ from collections import defaultdict
 from one_warp_trace import write_one_warp_trace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MEASURED = os.path.join(HERE, "data", "h100-measured", "row_pairs_near.csv.xz")
+MEASURED = os.path.join(HERE, "data", "h100-measured")
 PAIRS = 400
 PAGE = 2 << 20
 
 
-def measured():
-    """(p10, median, p90) of B's latency after A less B's alone, over the near file's 4,096 pairs."""
-    with lzma.open(MEASURED, "rt") as f:
+def differences(name):
+    """{(page, d_bytes): the minimum over the passes of B's latency after A, less the same of B
+    alone}, from h100-measured/NAME."""
+    with lzma.open(os.path.join(MEASURED, name), "rt") as f:
         text = "".join(line for line in f if not line.startswith("#"))
     latencies = defaultdict(lambda: defaultdict(list))
     for r in csv.DictReader(io.StringIO(text)):
-        latencies[int(r["page"])][r["kind"]].append(int(r["lat_b"]))
-    differences = sorted(min(v["pair"]) - min(v["alone"]) for v in latencies.values())
-    n = len(differences)
-    return differences[n // 10], statistics.median(differences), differences[9 * n // 10]
+        latencies[(int(r["page"]), int(r["d_bytes"]))][r["kind"]].append(int(r["lat_b"]))
+    return {k: min(v["pair"]) - min(v["alone"]) for k, v in latencies.items()}
+
+
+def percentiles(values):
+    """(p10, median, p90)."""
+    ordered = sorted(values)
+    return ordered[len(ordered) // 10], statistics.median(ordered), ordered[9 * len(ordered) // 10]
+
+
+def measured():
+    """(p10, median, p90) of B's latency after A less B's alone, over the near file's 4,096 pairs."""
+    return percentiles(differences("row_pairs_near.csv.xz").values())
 
 
 def write_trace(directory, distance):

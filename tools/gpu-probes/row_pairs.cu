@@ -20,7 +20,8 @@
 // starts after a 256 MB read of another buffer, so A and B come from DRAM. Each pass takes the
 // pages in an order of its own (a fixed shuffle per pass): in one order every pass, a trial met
 // the channels' refreshes at the same point of each pass, and those waits (hundreds of cycles)
-// fell on the same pages rep after rep. The minimum over the reps leaves them out.
+// fell on the same pages rep after rep (h100-measured/row_pairs_one_order.csv.xz). The minimum
+// over the reps leaves them out.
 #include <cstdint>
 #include <string>
 #include <utility>
