@@ -69,14 +69,14 @@ std::uint64_t BankedDram::after_refresh(std::uint32_t channel, std::uint64_t t) 
   return into < refresh_fixed_ ? t + (refresh_fixed_ - into) : t;
 }
 
-std::uint64_t BankedDram::reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool& row_hit,
-                                  bool is_write) {
+BankedDram::Reservation BankedDram::reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool is_write) {
   const std::uint64_t now_fixed = now * kFrac;
   const std::uint64_t burst = bytes == 32   ? burst_32_
                               : bytes == 64 ? 2 * burst_32_
                                             : static_cast<std::uint64_t>(std::llround(bytes * ticks_per_byte_));
   const std::size_t b = std::size_t{t.channel} * banks_ + t.bank;
-  row_hit = open_row_[b] == t.row;
+  const bool row_hit = open_row_[b] == t.row;
+  const bool behind_open_row = row_hit && now_fixed < bank_free_[b];
   // The bank: every access holds it for its burst; a row miss also waits until a row cycle
   // (tRC) has passed since the bank's last activation, and starts the next one. An access to
   // the row just opened does not wait for that cycle, only for the bank's previous burst.
@@ -90,27 +90,25 @@ std::uint64_t BankedDram::reserve(const Target& t, std::uint32_t bytes, sim::Cyc
   // The channel's data bus, reserved in arrival order (banks overlap their activations).
   const std::uint64_t bus_start = after_refresh(t.channel, std::max(now_fixed, channel_free_[t.channel]));
   channel_free_[t.channel] = bus_start + burst + (is_write ? write_turnaround_fixed_ : 0);
-  return std::max(bank_start, bus_start);
+  return Reservation{std::max(bank_start, bus_start), behind_open_row};
 }
 
 sim::Cycle BankedDram::read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
   bytes_read_ += bytes;
   const Target t = map_memo(address);
-  bool row_hit = false;
-  const std::uint64_t start = reserve(t, bytes, now, row_hit, false);
-  // Unloaded latency: an open row answers at the preset's minimum; a row miss anywhere in the
-  // preset's range, deterministically per address (mean = the middle of the range, which is
-  // latency.csv's pointer-chase value on H100).
+  const Reservation r = reserve(t, bytes, now, false);
+  // Unloaded latency: a read queued behind its open row's previous request answers at the
+  // preset's minimum; any other anywhere in the preset's range, deterministically per address
+  // (mean = the middle of the range, which is latency.csv's pointer-chase value on H100).
   std::uint32_t latency = latency_min_;
-  if (!row_hit && latency_span_ > 0)
+  if (!r.behind_open_row && latency_span_ > 0)
     latency += static_cast<std::uint32_t>(sim::mix64(address ^ salt_) % (latency_span_ + 1));
-  return (start + kFrac - 1) / kFrac + latency;
+  return (r.start + kFrac - 1) / kFrac + latency;
 }
 
 sim::Cycle BankedDram::write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
   bytes_written_ += bytes;
-  bool row_hit = false;
-  return (reserve(map_memo(address), bytes, now, row_hit, true) + kFrac - 1) / kFrac;
+  return (reserve(map_memo(address), bytes, now, true).start + kFrac - 1) / kFrac;
 }
 
 }  // namespace warpsim::models::memory

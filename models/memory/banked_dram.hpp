@@ -28,6 +28,11 @@ class BankedDram final : public DramModel {
   // - a bank activates a row at most once per row cycle, tRC ~ 48 ns (JEDEC GDDR5/HBM3 class);
   //   reads of the row it has open wait only for the bank's previous burst.
   static constexpr double kRowCycleNs = 48.0;
+  // - an open row answers at the preset's minimum latency only a read queued behind the bank's
+  //   previous request; one that finds the bank idle answers as a row miss does. The H100 shows
+  //   no gain from a row a read opened ~300 ns before (h100-measured/row_pairs_*.csv.xz,
+  //   analysis/validation/row_pairs.py: median 0 cycles sooner), whatever its controller does
+  //   with the row meanwhile.
 
   // `core_clock_khz`: the clock its timing counts in.
   BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::uint64_t seed);
@@ -54,9 +59,14 @@ class BankedDram final : public DramModel {
   // map(), remembering the last chunk's target: an L2 miss reads its line as two 64-byte halves
   // of one chunk, and a write-back writes its dirty sectors one by one.
   Target map_memo(std::uint64_t address);
-  // Reserves channel and bank; returns the fixed-point time the burst starts and whether the
-  // row was open.
-  std::uint64_t reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool& row_hit, bool is_write);
+  // What reserve() learnt: when the burst starts (fixed point) and whether the request is
+  // answered from a row open for the request before it (so at the preset's minimum latency).
+  struct Reservation {
+    std::uint64_t start;
+    bool behind_open_row;
+  };
+  // Reserves channel and bank for a burst of `bytes` asked for at `now`.
+  Reservation reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool is_write);
   // The first moment at or after `t` when the channel is not refreshing. Channels refresh at
   // staggered phases, as each HBM/GDDR channel schedules its own refreshes.
   std::uint64_t after_refresh(std::uint32_t channel, std::uint64_t t) const;
