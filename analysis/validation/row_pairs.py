@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Whether a line comes sooner from a DRAM row a read opened just before: the H100 and the model.
+"""Whether a line comes sooner from a DRAM row a read opened just before: the GPU and the model.
 
-    analysis/validation/row_pairs.py WARPSIM [--arch hopper-h100]
+    analysis/validation/row_pairs.py WARPSIM [--gpu h100|h200] [--arch PRESET]
 
 The H100's: h100-measured/row_pairs_near.csv.xz (tools/gpu-probes/row_pairs.cu near): in 4,096
 2 MB pages, a cold line A at the page's start, then, once A's data is back, a cold line B 64 or
 128 bytes on (A's row, whatever the mapping), against B read alone; the minimum of seven passes
-each. Printed: the median and the 10th and 90th percentiles of B's latency after A less B's
-alone, in cycles. The model's: traces of one warp reading 400 such pairs, each load waiting for
+each (the H200's: h200/row_pairs_near.csv.xz, the same probe). Printed: the median and the 10th
+and 90th percentiles of B's latency after A less B's alone, in cycles. The model's: traces of one warp reading 400 such pairs, each load waiting for
 the one before (its address register is the last one's data), with B 128 bytes after A ("near")
 or 1 MB and 128 bytes after it ("far": another row), run with `--ncu` (caches flushed first) and
-refresh off (--set dram.refresh_ns=0); (near - far) / 400 is what A's open row saves B.
+refresh off (--set dram.refresh_ns=0), on the GPU's preset unless --arch names another;
+(near - far) / 400 is what A's open row saves B.
 """
 import argparse
 import csv
@@ -27,15 +28,17 @@ from collections import defaultdict
 from one_warp_trace import write_one_warp_trace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MEASURED = os.path.join(HERE, "data", "h100-measured")
+# Each GPU's measurements and its preset.
+GPUS = {"h100": (os.path.join(HERE, "data", "h100-measured"), "hopper-h100"),
+        "h200": (os.path.join(HERE, "data", "h200"), "hopper-h200")}
 PAIRS = 400
 PAGE = 2 << 20
 
 
-def differences(name):
+def differences(name, gpu="h100"):
     """{(page, d_bytes): the minimum over the passes of B's latency after A, less the same of B
-    alone}, from h100-measured/NAME."""
-    with lzma.open(os.path.join(MEASURED, name), "rt") as f:
+    alone}, from the GPU's file NAME."""
+    with lzma.open(os.path.join(GPUS[gpu][0], name), "rt") as f:
         text = "".join(line for line in f if not line.startswith("#"))
     latencies = defaultdict(lambda: defaultdict(list))
     for r in csv.DictReader(io.StringIO(text)):
@@ -49,9 +52,9 @@ def percentiles(values):
     return ordered[len(ordered) // 10], statistics.median(ordered), ordered[9 * len(ordered) // 10]
 
 
-def measured():
+def measured(gpu):
     """(p10, median, p90) of B's latency after A less B's alone, over the near file's 4,096 pairs."""
-    return percentiles(differences("row_pairs_near.csv.xz").values())
+    return percentiles(differences("row_pairs_near.csv.xz", gpu).values())
 
 
 def write_trace(directory, distance):
@@ -77,12 +80,15 @@ def modelled(warpsim, arch, distance):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("warpsim")
-    parser.add_argument("--arch", default="hopper-h100")
+    parser.add_argument("--gpu", choices=sorted(GPUS), default="h100")
+    parser.add_argument("--arch", help="the preset (default: the GPU's)")
     args = parser.parse_args()
-    p10, median, p90 = measured()
-    near = modelled(args.warpsim, args.arch, 128)
-    far = modelled(args.warpsim, args.arch, PAGE // 2 + 128)
-    print("H100_p10 H100_median H100_p90 model_near_minus_far")
+    arch = args.arch or GPUS[args.gpu][1]
+    p10, median, p90 = measured(args.gpu)
+    near = modelled(args.warpsim, arch, 128)
+    far = modelled(args.warpsim, arch, PAGE // 2 + 128)
+    gpu = args.gpu.upper()
+    print(f"{gpu}_p10 {gpu}_median {gpu}_p90 model_near_minus_far")
     print(f"{p10} {median:g} {p90} {(near - far) / PAIRS:.1f}")
     return 0
 

@@ -4,8 +4,8 @@
 // bank or channel is unaffected. Timed pair by pair at distances d = B - A from 64 B to 512 KB,
 // that would also give the address bits that choose a line's channel, bank and row, which
 // docs/model.md needs to say why the H100 reads sparse pieces less efficiently than the model.
-// On the H100 neither shows (h100-measured/README.md): ~300 ns after a read its banks answer as
-// if the row were closed.
+// On the H100 neither shows (h100-measured/README.md), nor on the H200 (h200/README.md): ~300 ns
+// after a read their banks answer as if the row were closed.
 //
 //   row_pairs scan|near [REPS=7]   CSV on stdout: kind,rep,page,d_bytes,lat_primer,lat_a,lat_b
 //
