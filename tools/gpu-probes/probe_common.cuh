@@ -159,6 +159,18 @@ __device__ __forceinline__ long long clock_after_data(int v) {
   return clock64();
 }
 
+// One dependent load, timed: returns the loaded word, its cycles in `cycles`. The store of the
+// word to shared memory (`seen`) waits for the load (volatile asm, as clock64 is, so it stays
+// between the clock reads); row_pairs.cu and refresh_phases.cu chain their loads through it.
+__device__ __forceinline__ unsigned timed_load(const unsigned* p, unsigned* seen, int& cycles) {
+  const long long t0 = clock64();
+  const unsigned v = *reinterpret_cast<const volatile unsigned*>(p);
+  asm volatile("st.shared.u32 [%0], %1;" ::"l"(__cvta_generic_to_shared(seen)), "r"(v) : "memory");
+  const long long t1 = clock64();
+  cycles = int(t1 - t0);
+  return *reinterpret_cast<volatile unsigned*>(seen);
+}
+
 // Reads n uint4 of p and keeps the loads (never true for a buffer of non-zero bytes).
 __global__ void read_all(const uint4* p, size_t n, unsigned* sink) {
   uint4 acc{0, 0, 0, 0};

@@ -34,17 +34,6 @@ namespace {
 constexpr size_t kPage = size_t(2) << 20;
 constexpr int kPages = 4096;  // 8 GB: every trial in a page of its own
 
-// The store of the loaded word to shared memory waits for the load (volatile asm, as clock64
-// is, so it stays between the clock reads).
-__device__ __forceinline__ unsigned timed_load(const unsigned* p, unsigned* seen, int& cycles) {
-  const long long t0 = clock64();
-  const unsigned v = *reinterpret_cast<const volatile unsigned*>(p);
-  asm volatile("st.shared.u32 [%0], %1;" ::"l"(__cvta_generic_to_shared(seen)), "r"(v) : "memory");
-  const long long t1 = clock64();
-  cycles = int(t1 - t0);
-  return *reinterpret_cast<volatile unsigned*>(seen);
-}
-
 __host__ __device__ size_t distance(bool near, int page) {
   if (near) return page % 2 == 0 ? 64 : 128;
   return page == 0 ? 64 : size_t(page) * 128;
@@ -59,9 +48,9 @@ __global__ void walk(const unsigned char* base, const int* order, int pages, boo
     const unsigned char* page = base + size_t(p) * kPage;
     const size_t d = distance(near, p);
     int lp = 0, la = 0, lb = 0;
-    dep = timed_load(reinterpret_cast<const unsigned*>(page + 3 * kPage / 4 + dep), &seen, lp);
-    if (pair) dep = timed_load(reinterpret_cast<const unsigned*>(page + dep), &seen, la);
-    dep = timed_load(reinterpret_cast<const unsigned*>(page + d + dep), &seen, lb);
+    dep = probe::timed_load(reinterpret_cast<const unsigned*>(page + 3 * kPage / 4 + dep), &seen, lp);
+    if (pair) dep = probe::timed_load(reinterpret_cast<const unsigned*>(page + dep), &seen, la);
+    dep = probe::timed_load(reinterpret_cast<const unsigned*>(page + d + dep), &seen, lb);
     lat[3 * p] = lp;
     lat[3 * p + 1] = la;
     lat[3 * p + 2] = lb;
