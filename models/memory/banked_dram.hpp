@@ -29,10 +29,10 @@ class BankedDram final : public DramModel {
   //   reads of the row it has open wait only for the bank's previous burst.
   static constexpr double kRowCycleNs = 48.0;
   // - an open row answers at the preset's minimum latency only a read queued behind the bank's
-  //   previous request; one that finds the bank idle answers as a row miss does. The H100 shows
-  //   no gain from a row a read opened ~300 ns before (h100-measured/row_pairs_*.csv.xz,
-  //   analysis/validation/row_pairs.py: median 0 cycles sooner), whatever its controller does
-  //   with the row meanwhile.
+  //   previous request; one that finds the bank idle answers as a row miss does. The H100 and
+  //   the H200 show no gain from a row a read opened ~300 ns before (row_pairs_*.csv.xz in
+  //   h100-measured and h200, analysis/validation/row_pairs.py: median 0 cycles sooner), whatever
+  //   their controllers do with the row meanwhile.
 
   // `core_clock_khz`: the clock its timing counts in.
   BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::uint64_t seed);
