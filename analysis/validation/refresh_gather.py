@@ -4,15 +4,13 @@
     analysis/validation/refresh_gather.py WARPSIM [--gpu h100|h200] [--arch PRESET]
 
 The GPU's: h100-measured/refresh_gather.csv.xz or h200/refresh_gather.csv.xz
-(tools/gpu-probes/refresh_gather.cu): per stride
-(0: one line a step; 256 and 4096 B: lane k loads the line k x stride bytes on), each step's
-latency, and the share of steps that waited for a refresh (more than the stride's median + 110
-cycles). The model's: a trace of one warp making 400 such gathers, each of lines no step read
+(tools/gpu-probes/refresh_gather.cu): per stride (0: one line a step; 256 and 4096 B: lane k
+loads the line k x stride bytes on), each step's latency, and the share of steps that waited
+for a refresh (more than the stride's median + 110 cycles). The model's: a trace of one warp making 400 such gathers, each of lines no step read
 before and each waiting for the one before (its address register is the last one's data), run
 on the GPU's preset (unless --arch names another) with `--ncu` (caches flushed first), with the
-preset's refresh and with none
-(--set dram.refresh_ns=0); cycles / 400 is a step, the refresh's share what it adds. Prints one
-line per stride.
+preset's refresh and with none (--set dram.refresh_ns=0); cycles / 400 is a step, the refresh's
+share what it adds. Prints one line per stride.
 """
 import argparse
 import csv

@@ -7,8 +7,9 @@ The H100's: h100-measured/row_pairs_near.csv.xz (tools/gpu-probes/row_pairs.cu n
 2 MB pages, a cold line A at the page's start, then, once A's data is back, a cold line B 64 or
 128 bytes on (A's row, whatever the mapping), against B read alone; the minimum of seven passes
 each (the H200's: h200/row_pairs_near.csv.xz, the same probe). Printed: the median and the 10th
-and 90th percentiles of B's latency after A less B's alone, in cycles. The model's: traces of one warp reading 400 such pairs, each load waiting for
-the one before (its address register is the last one's data), with B 128 bytes after A ("near")
+and 90th percentiles of B's latency after A less B's alone, in cycles. The model's: traces of
+one warp reading 400 such pairs, each load waiting for the one before (its address register is
+the last one's data), with B 128 bytes after A ("near")
 or 1 MB and 128 bytes after it ("far": another row), run with `--ncu` (caches flushed first) and
 refresh off (--set dram.refresh_ns=0), on the GPU's preset unless --arch names another;
 (near - far) / 400 is what A's open row saves B.
