@@ -45,8 +45,8 @@ def main():
     # The H200 (h200/refresh_gather.csv.xz, the same probe) on hopper-h200: one line 3% short of
     # its mean, the 256-byte gathers within 5% of theirs; 4 KB apart every step of the model's
     # meets a refresh. Its six refresh groups, evenly spaced 650 ns apart, each refreshing for
-    # 350 ns, lock a gather of ~390 ns a step into their cadence: a step of 1,255 cycles, the group
-    # spacing, where the H200's mean is 1,031 (its mean less its median 73 cycles, the model's
+    # 350 ns, lock a gather of ~390 ns a step into their cadence: a step of 1,255 cycles, near the
+    # groups' spacing (1,287 cycles), where the H200's mean is 1,031 (its mean less its median 73 cycles, the model's
     # refresh 489). The known gap docs/model.md names; this fails once it closes.
     r = subprocess.run([sys.executable, script, binary, "--gpu", "h200"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

@@ -7,8 +7,8 @@ distances) shows a row opened or a bank taken by A: one pair differs by more tha
 probe's first run (row_pairs_one_order.csv.xz: every pass in one page order, three passes) put
 the channels' refreshes on the same trials pass after pass: 475 of its 4,096 pairs differ by more
 than 25 cycles, from -445 to +454. The model (analysis/validation/row_pairs.py: one warp's 400
-pairs on hopper-h100) answers B 1.9 cycles later from A's row than from another, as the H100
-does no sooner: an open row answers at dram.latency_min only a read queued behind the request
+pairs on hopper-h100) answers B 1.9 cycles later from A's row than from another (the H100: no
+sooner): an open row answers at dram.latency_min only a read queued behind the request
 before it, and A's is back by then (it answered 32.7 cycles sooner while every open row answered
 at latency_min). The H200 (h200/row_pairs_*.csv.xz) the same: median 0 (p10 -10, p90 +10), 3 of
 4,096 distances beyond 25 cycles; hopper-h200 4.9 cycles later. The docs (docs/model.md, the
