@@ -71,7 +71,7 @@ def main():
             with_refresh = modelled(args.warpsim, arch, directory, True)
             without = modelled(args.warpsim, arch, directory, False)
         mean, median, waited = measured(args.gpu, stride)
-        print(f"{stride} {mean:.0f} {median:.0f} {waited:.3f} {with_refresh:.0f} {without:.0f}")
+        print(f"{stride} {mean:.0f} {median:.0f} {waited:.3f} {with_refresh:.1f} {without:.1f}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """analysis/validation/refresh_gather.py: the H100's numbers that h100-measured/README.md quotes for
 one warp's gathers of cold lines follow from the committed refresh_gather.csv.xz, and the model's
-(hopper-h100, a one-warp trace of 400 such gathers) are the README table's: one line within 2.5%
-of the H100's mean; a refresh adds to a gather about what it adds on the H100, as the channels
+(hopper-h100, a one-warp trace of 400 such gathers) are the README table's: one line within 2% of
+the H100's mean; a refresh adds to a gather about what it adds on the H100, as the channels
 refresh in groups (dram.refresh_groups), not the 4-7x it adds when each channel refreshes at a
 phase of its own; gathers short without it (the known gap the README names). The H200's
 (h200/refresh_gather.csv.xz) on hopper-h200, and the gap its 4 KB gathers show.
@@ -30,13 +30,11 @@ def main():
                                 "model_step_no_refresh"], lines[0]
     rows = {int(f[0]): [float(x) for x in f[1:]] for f in (line.split() for line in lines[1:])}
     # The README's table and its shares of gathers that waited for a refresh.
-    assert rows[0] == [698, 713, 0.095, 712, 681], rows[0]
-    assert rows[256] == [911, 853, 0.228, 836, 790], rows[256]
-    assert rows[4096] == [969, 862, 0.393, 845, 790], rows[4096]
-    # One line: the model's DRAM latency, refresh included, within 2.5% of the H100's mean (712
-    # against 698, the H100's median 713; 711 while an idle bank's open row answered at
-    # dram.latency_min, which some of the 400 lines found).
-    assert abs(rows[0][3] / rows[0][0] - 1) < 0.025, rows[0]
+    assert rows[0] == [698, 713, 0.095, 711.6, 680.8], rows[0]
+    assert rows[256] == [911, 853, 0.228, 836.0, 789.5], rows[256]
+    assert rows[4096] == [969, 862, 0.393, 845.4, 790.3], rows[4096]
+    # One line: the model's DRAM latency, refresh included, within 2% of the H100's mean.
+    assert abs(rows[0][3] / rows[0][0] - 1) < 0.02, rows[0]
     # What refresh adds to a gather: on the H100 its mean less its median (58 and 107 cycles); in
     # the model no more than that and 50 cycles (each channel at its own phase: 257 and 392).
     for stride in (256, 4096):
@@ -53,9 +51,9 @@ def main():
     lines = r.stdout.splitlines()
     assert lines[0].split()[1:4] == ["H200_mean", "H200_median", "H200_waited"], lines[0]
     h200 = {int(f[0]): [float(x) for x in f[1:]] for f in (line.split() for line in lines[1:])}
-    assert h200[0] == [705, 712, 0.115, 683, 654], h200[0]
-    assert h200[256] == [954, 844, 0.328, 911, 764], h200[256]
-    assert h200[4096] == [1031, 958, 0.437, 1255, 766], h200[4096]
+    assert h200[0] == [705, 712, 0.115, 683.0, 654.3], h200[0]
+    assert h200[256] == [954, 844, 0.328, 911.0, 763.5], h200[256]
+    assert h200[4096] == [1031, 958, 0.437, 1255.2, 765.6], h200[4096]
     mean, median, _, step, no_refresh = h200[4096]
     assert step - no_refresh > 4 * (mean - median), h200[4096]
     print("refresh_gather.py: the README's numbers, from the committed data and the model")
