@@ -43,15 +43,19 @@ NEAR = {0: 128, 2: 512, 4: 1024, 6: 2048, 8: 4096}  # first warp of a pair: byte
 KNOWN = 0.5  # a line's phase is known where its waits' mean vector is longer than this
 
 
+def launch_header(line):
+    """A '# launch N spans: clock64 C cycles, globaltimer G ns; ...' line: (N, C / G in GHz, its words)."""
+    words = line.split()
+    return int(words[2]), int(words[5]) / int(words[8]), words
+
+
 def load(name):
     """({launch: clock GHz}, {(launch, warp): samples}, {(launch, warp): [start cycle of each wait]})."""
     ghz, samples, medians, waits = {}, {}, {}, defaultdict(list)
     with lzma.open(os.path.join(DATA, name), "rt") as f:
         for line in f:
             if line.startswith("# launch"):
-                words = line.split()
-                launch = int(words[2])
-                ghz[launch] = int(words[5]) / int(words[8])
+                launch, ghz[launch], _ = launch_header(line)
                 for warp, entry in enumerate(line.split("samples:")[1].split()):
                     _, median, count = map(int, entry.split("/"))
                     medians[(launch, warp)], samples[(launch, warp)] = median, count
