@@ -14,18 +14,17 @@ instruction's: hopper-h100's latency.taken_branch. Then the passes of the tighte
 (unroll 1-4), which their loop control, not the FFMAs, decides. Prints one line per figure;
 tests/analysis/test_branch_cost.py holds the preset to it.
 """
-import csv
 import os
 import sys
+
+import measured_csv
 
 PASS_FFMAS = 16  # the loop the preset's value comes from: 16 FFMAs a pass, as fmaChain's
 
 
 def runs(path):
     """{(case, unroll, ilp, ffmas): cycles}."""
-    with open(path) as f:
-        rows = csv.DictReader(line for line in f if not line.startswith("#"))
-        return {(r["case"], int(r["unroll"]), int(r["ilp"]), int(r["ffmas"])): int(r["cycles"]) for r in rows}
+    return {(r["case"], int(r["unroll"]), int(r["ilp"]), int(r["ffmas"])): int(r["cycles"]) for r in measured_csv.rows(path)}
 
 
 def per_ffma(r, case, unroll, ilp):

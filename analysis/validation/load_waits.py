@@ -18,32 +18,30 @@ script; tests/analysis/test_load_waits.py holds them to the committed data.
 """
 import argparse
 import csv
-import io
-import lzma
 import sys
+
+import measured_csv
 
 QUANTILES = (("p10", 0.10), ("median", 0.50), ("p90", 0.90), ("p99", 0.99))
 
 
 def read_waits(path, case, warps):
-    opener = lzma.open if path.endswith(".xz") else open
-    with opener(path, "rt") as f:
-        rows = csv.DictReader(io.StringIO("".join(line for line in f if not line.startswith("#"))))
-        missing = {"warp", "t_start", "t_first_data", "t_second_data"} - set(rows.fieldnames or [])
-        if missing:
-            sys.exit(f"{path}: not a timeline with load times (missing columns {sorted(missing)})")
-        first, second = [], []
-        for row in rows:
-            if case is not None and row.get("case", case) != case:
-                continue
-            if warps is not None and int(row["warp"]) not in warps:
-                continue
-            if not row["t_first_data"]:
-                continue  # a warp without a load that left the SM
-            start, data1 = int(row["t_start"]), int(row["t_first_data"])
-            first.append(data1 - start)
-            if row["t_second_data"]:
-                second.append(int(row["t_second_data"]) - data1)
+    rows = csv.DictReader(measured_csv.data_lines(path))
+    missing = {"warp", "t_start", "t_first_data", "t_second_data"} - set(rows.fieldnames or [])
+    if missing:
+        sys.exit(f"{path}: not a timeline with load times (missing columns {sorted(missing)})")
+    first, second = [], []
+    for row in rows:
+        if case is not None and row.get("case", case) != case:
+            continue
+        if warps is not None and int(row["warp"]) not in warps:
+            continue
+        if not row["t_first_data"]:
+            continue  # a warp without a load that left the SM
+        start, data1 = int(row["t_start"]), int(row["t_first_data"])
+        first.append(data1 - start)
+        if row["t_second_data"]:
+            second.append(int(row["t_second_data"]) - data1)
     return sorted(first), sorted(second)
 
 

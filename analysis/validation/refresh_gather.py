@@ -13,16 +13,14 @@ preset's refresh and with none (--set dram.refresh_ns=0); cycles / 400 is a step
 share what it adds. Prints one line per stride.
 """
 import argparse
-import csv
-import io
 import json
-import lzma
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 
+import measured_csv
 from one_warp_trace import write_one_warp_trace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,9 +31,8 @@ STEPS = 400
 
 
 def measured(gpu, stride):
-    with lzma.open(GPUS[gpu][0], "rt") as f:
-        rows = csv.DictReader(line for line in f if not line.startswith("#"))
-        latencies = [int(r["latency"]) for r in rows if int(r["stride_bytes"]) == stride and int(r["i"]) > 0]
+    rows = measured_csv.rows(GPUS[gpu][0])
+    latencies = [int(r["latency"]) for r in rows if int(r["stride_bytes"]) == stride and int(r["i"]) > 0]
     median = statistics.median(latencies)
     waited = sum(v > median + 110 for v in latencies) / len(latencies)
     return statistics.mean(latencies), median, waited

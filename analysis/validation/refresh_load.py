@@ -24,8 +24,6 @@ one `name value...` a line:
   profile, each line's latency less its median, averaged over 20 bins of the period centred on
   the line's own phase (the window at bins 9-10).
 """
-import csv
-import io
 import lzma
 import os
 import statistics
@@ -34,6 +32,7 @@ from collections import defaultdict
 
 import numpy as np
 
+import measured_csv
 from refresh_sync import launch_header
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -105,8 +104,7 @@ def analyse(name):
 
 
 def pins_tbps():
-    with open(os.path.join(DATA, "device.csv")) as f:
-        row = next(csv.DictReader(io.StringIO("".join(line for line in f if not line.startswith("#")))))
+    row = measured_csv.rows(os.path.join(DATA, "device.csv"))[0]
     return int(row["busWidth"]) / 8 * 2 * int(row["memClockKHz"]) * 1e3 / 1e12
 
 

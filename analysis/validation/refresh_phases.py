@@ -104,7 +104,7 @@ def main():
     p90 = percentile(extra, 0.9)
     print(f"extra_p10/p50/p90 {percentile(extra, 0.1):g} {percentile(extra, 0.5):g} {p90:g}")
     print(f"window_ns {p90 / 0.9 / ghz:.0f}")
-    one, one_ghz = load("refresh_phases_one.csv.xz")
+    one, _ = load("refresh_phases_one.csv.xz")
     one_waited, _ = waits(one)
     shares = [len(one_waited[k]) / len(v) for k, v in one.items()]
     steps = [(v[-1][0] - v[0][0]) / (len(v) - 1) for v in one.values()]

@@ -15,10 +15,7 @@ refresh off (--set dram.refresh_ns=0), on the GPU's preset unless --arch names a
 (near - far) / 400 is what A's open row saves B.
 """
 import argparse
-import csv
-import io
 import json
-import lzma
 import os
 import statistics
 import subprocess
@@ -26,6 +23,7 @@ import sys
 import tempfile
 from collections import defaultdict
 
+import measured_csv
 from one_warp_trace import write_one_warp_trace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,10 +37,8 @@ PAGE = 2 << 20
 def differences(name, gpu="h100"):
     """{(page, d_bytes): the minimum over the passes of B's latency after A, less the same of B
     alone}, from the GPU's file NAME."""
-    with lzma.open(os.path.join(GPUS[gpu][0], name), "rt") as f:
-        text = "".join(line for line in f if not line.startswith("#"))
     latencies = defaultdict(lambda: defaultdict(list))
-    for r in csv.DictReader(io.StringIO(text)):
+    for r in measured_csv.rows(os.path.join(GPUS[gpu][0], name)):
         latencies[(int(r["page"]), int(r["d_bytes"]))][r["kind"]].append(int(r["lat_b"]))
     return {k: min(v["pair"]) - min(v["alone"]) for k, v in latencies.items()}
 

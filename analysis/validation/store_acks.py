@@ -21,11 +21,12 @@ complete (B blocks fit at once; the last record of its last warp), and the media
 tests/analysis/test_store_acks.py holds the conclusions to it.
 """
 import collections
-import csv
 import lzma
 import os
 import statistics
 import sys
+
+import measured_csv
 
 EVERY = 64  # store_acks.cu's kBlockEvery
 SMS, SLOTS = 132, 64
@@ -61,8 +62,7 @@ def slot_gaps(cases, name):
 
 def ncu_rows(path):
     """The ncu rows in launch order: each case is launched twice, the second recorded."""
-    with open(path) as f:
-        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+    return measured_csv.rows(path)
 
 
 def occupancies(data_dir):

@@ -17,21 +17,17 @@ store-sector hits a warp, to set beside ncu's l1tex__t_sectors_pipe_lsu_mem_glob
 over the warps, store_hits.csv).
 """
 import argparse
-import csv
-import io
-import lzma
 import sys
+
+import measured_csv
 
 # Store sectors the pair's second warp writes into the shared line: (after the lower warp, after the upper).
 SECOND_WARP_SECTORS = {1: (4, 1), 2: (4, 1), 4: (4, 1), 8: (3, 1), 11: (3, 2), 16: (2, 2)}
 
 
 def records(path, case):
-    opener = lzma.open if path.endswith(".xz") else open
-    with opener(path, "rt") as f:
-        lines = [line for line in f if not line.startswith("#")]
     out = {}
-    for row in csv.DictReader(io.StringIO("".join(lines))):
+    for row in measured_csv.rows(path):
         if case and row.get("case", case) != case:
             continue
         out[(int(row["block"]), int(row["warp"]))] = int(row["t_end"])

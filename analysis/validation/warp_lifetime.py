@@ -13,19 +13,18 @@ between a warp's first and last clock64 read (fmaRecorded: fmaNoStore with the r
 line per launch and one per recorded case; tests/analysis/test_warp_lifetime.py holds the
 conclusions to it.
 """
-import csv
-import lzma
 import os
 import statistics
 import sys
+
+import measured_csv
 
 SMS = 132
 
 
 def launches(path):
     """[(case, params, cycles ncu counts a warp, gpu__time_duration in ns)] in launch order."""
-    with open(path) as f:
-        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    rows = measured_csv.rows(path)
     out = []
     for r in rows:
         warps = float(r["smsp__warps_launched.sum"])
@@ -37,9 +36,8 @@ def launches(path):
 def windows(path):
     """{case: median cycles from a warp's first clock64 read to its last} of the records."""
     spans = {}
-    with lzma.open(path, "rt") as f:
-        for r in csv.DictReader(line for line in f if not line.startswith("#")):
-            spans.setdefault(r["case"], []).append(int(r["t_exit"]) - int(r["t_entry"]))
+    for r in measured_csv.rows(path):
+        spans.setdefault(r["case"], []).append(int(r["t_exit"]) - int(r["t_entry"]))
     return {case: statistics.median(s) for case, s in spans.items()}
 
 
