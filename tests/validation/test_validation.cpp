@@ -161,18 +161,20 @@ TEST_CASE("validation: stridedRead at n = 2^26 and stride 1 on H100 is the DRAM 
   CHECK(result.time_ms * 1e6 == Approx(t.number(row, "gpu__time_duration.sum")).epsilon(0.10));
 }
 
-TEST_CASE("validation: stridedRead with DRAM pieces 64 B to 4 KB apart on H100: the counters table's rows",
+TEST_CASE("validation: stridedRead with DRAM pieces 64 B to 4 KB apart on H100 and H200: the counters tables' rows",
           "[validation][slow]") {
-  // h100-measured/sparse.csv, the rows h100-counters adds after offset.csv and stride.csv (every
-  // load one 64-byte DRAM piece), checked as the table checks them: counts exact, the times of
-  // strides 64-256 a known gap (the DRAM model's efficiency does not fall with the pieces'
-  // distance as the H100's does), so a DRAM model that closes one fails here until its entry
-  // leaves known_gaps.cpp.
-  analysis::CsvTable t = analysis::read_csv(analysis::validation_data_dir() / "h100-measured" / "sparse.csv");
+  // h100-measured/sparse.csv and h200/sparse.csv, the rows each counters table adds after
+  // offset.csv and stride.csv (every load one 64-byte DRAM piece), checked as the table checks
+  // them: counts exact, the times of the pieces far apart a known gap (the DRAM model's
+  // efficiency does not fall with the pieces' distance as the GPUs' does), so a DRAM model that
+  // closes one fails here until its entry leaves known_gaps.cpp.
+  const auto [table_name, file, preset] = GENERATE(table<std::string, std::string, std::string>(
+      {{"h100-counters", "h100-measured/sparse.csv", "hopper-h100"}, {"h200-counters", "h200/sparse.csv", "hopper-h200"}}));
+  analysis::CsvTable t = analysis::read_csv(analysis::validation_data_dir() / file);
   REQUIRE(t.rows.size() == 7);
-  analysis::ValidationTable table{"h100-counters", "h100-measured/sparse.csv", {}};
+  analysis::ValidationTable table{table_name, file, {}};
   for (std::size_t i = 0; i < t.rows.size(); ++i)
-    for (auto& r : analysis::calibration_rows(t, i, models::simulate(analysis::calibration_request("hopper-h100", t.rows[i]))))
+    for (auto& r : analysis::calibration_rows(t, i, models::simulate(analysis::calibration_request(preset, t.rows[i]))))
       table.rows.push_back(std::move(r));
   CHECK(table.rows.size() == 7 * 7 + 1);  // counts, L1 hit rate and time of each; occupancy at n = 2^26
   check_rows(table);
