@@ -13,6 +13,9 @@ reads R arrays and writes W, ~8 GB in all. Prints, per case, one line:
   (dram_mix.csv, without ncu);
 - read_excess / write_excess: ncu's DRAM bytes over the bytes the kernel reads / writes (a share
   above 1 is traffic the kernel did not ask for).
+Then the same for dram_mix_skew*.csv, each line led by `skew`: array k placed a further k x
+1,049,344 bytes on (`dram_mix --skew=1049344`), whether the arrays' alignment to each other makes
+the eight-array cases' extra traffic.
 """
 import os
 import sys
@@ -25,9 +28,9 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "gpu-probes"))
 import ncu_table  # noqa: E402  (the probes' reader of ncu's CSV, beside them)
 
 
-def main():
-    timed = {r["case"]: r for r in measured_csv.rows(os.path.join(DATA, "dram_mix.csv"))}
-    ncu_path = os.path.join(DATA, "dram_mix_ncu.csv")
+def report(label, timed_name, ncu_name):
+    timed = {r["case"]: r for r in measured_csv.rows(os.path.join(DATA, timed_name))}
+    ncu_path = os.path.join(DATA, ncu_name)
     _, _, paired = ncu_table.pair(ncu_path, ncu_path)
     for name, params, row in paired:
         t = timed[name]
@@ -37,7 +40,13 @@ def main():
         pct = float(row["dram__throughput.avg.pct_of_peak_sustained_elapsed"].replace(",", ""))
         asked_read, asked_write = total * reads / (reads + writes), total * writes / (reads + writes)
         excess = [f"{got / asked:.3f}" if asked else "-" for got, asked in ((read, asked_read), (write, asked_write))]
-        print(f"{name} {reads} {writes} {write / (read + write):.3f} {pct:.1f} {float(t['pins_share']):.3f} " + " ".join(excess))
+        print(f"{label}{name} {reads} {writes} {write / (read + write):.3f} {pct:.1f} {float(t['pins_share']):.3f} "
+              + " ".join(excess))
+
+
+def main():
+    report("", "dram_mix.csv", "dram_mix_ncu.csv")
+    report("skew ", "dram_mix_skew.csv", "dram_mix_skew_ncu.csv")
     return 0
 
 

@@ -4,10 +4,13 @@
 // 93%, a copy 83% of the pins; stridedRead at stride 4, 20% writes, 92%); here one kernel moves
 // every mix, at full occupancy and long enough (~8 GB) that its launch and tail do not count.
 //
-//   dram_mix [--ncu]
+//   dram_mix [--ncu] [--skew=BYTES]
 //     CSV on stdout: case,reads,writes,bytes,event_median_ms,event_min_ms,reps,GBps,pins_share;
 //     with --ncu each case runs once after a "#case,NAME,PARAMS" line, for ncu's dram__bytes
-//     and dram__throughput.
+//     and dram__throughput. --skew puts array k a further k x BYTES on (a multiple of 256), so
+//     that the arrays' elements i do not lie at the same distance from every boundary: with eight
+//     arrays or more the GPU moved bytes the kernel never asked for, when they all began on 2 MB
+//     boundaries.
 //
 // Each thread takes 16-byte elements i, i + threads, ... and for each reads `reads` arrays at i
 // and writes `writes` arrays at i (a warp: 512 contiguous bytes of each, whole 128-byte lines, so
@@ -15,6 +18,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "probe_common.cuh"
@@ -63,13 +68,16 @@ const Case kCases[] = {MIX(1, 0), MIX(8, 1), MIX(4, 1), MIX(3, 1), MIX(2, 1), MI
 
 int main(int argc, char** argv) {
   const probe::Mode mode = probe::parse_mode(argc, argv, 1);
+  size_t skew = 0;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]).rfind("--skew=", 0) == 0) skew = size_t(atoll(argv[i] + 7)) / 256 * 256;
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
   int mem_clock_khz = 0, bus_bits = 0;
   CK(cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, 0));
   CK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
   const double pins_gbps = bus_bits / 8.0 * 2.0 * mem_clock_khz * 1e3 / 1e9;
-  const size_t buffer_bytes = kTotalBytes + (size_t(kMaxArrays) << 21);
+  const size_t buffer_bytes = kTotalBytes + (size_t(kMaxArrays) << 21) + kMaxArrays * skew;
   unsigned char* buffer;
   unsigned* sink;
   CK(cudaMalloc(&buffer, buffer_bytes));
@@ -83,11 +91,12 @@ int main(int argc, char** argv) {
     const size_t n = kTotalBytes / (16 * arrays_used);
     const size_t stride = (n * 16 + (size_t(1) << 21) - 1) >> 21 << 21;
     Arrays arrays;
-    for (size_t k = 0; k < arrays_used; ++k) arrays.a[k] = reinterpret_cast<uint4*>(buffer + k * stride);
+    for (size_t k = 0; k < arrays_used; ++k) arrays.a[k] = reinterpret_cast<uint4*>(buffer + k * (stride + skew));
     const size_t bytes = n * 16 * arrays_used;
     char name[32], params[64];
     snprintf(name, sizeof name, "mix_r%d_w%d", c.reads, c.writes);
     snprintf(params, sizeof params, "reads=%d;writes=%d;bytes=%zu", c.reads, c.writes, bytes);
+    if (skew != 0) snprintf(params + strlen(params), sizeof params - strlen(params), ";skew=%zu", skew);
     auto launch = [&] { c.kernel<<<grid, 1024>>>(arrays, n, sink); };
     if (mode.profiled) {
       printf("#case,%s,%s\n", name, params);
