@@ -17,12 +17,11 @@ one `name value...` a line:
   2-cycle steps over 3,500-4,100, then 0.1 steps within 3 cycles of the median of those), the
   median over the launches; agree, the launches whose own best lies within 10 cycles of that
   median (noise would put 2 of 63 there); strength, how well they line up at it against the
-  median candidate (the score:
-  the sum over lines of |sum of excess x exp(2 pi i t / period)|^2 / (sum of excess)^2 x samples,
-  against its median over every 20th cycle of 3,500-4,100; each line's latencies shuffled, the
-  best of a launch's candidates makes 1.4-2.1);
-  profile, each line's latency less its median, averaged over 20 bins of the period centred on
-  the line's own phase (the window at bins 9-10).
+  median candidate (the score: the sum over lines of |sum of excess x exp(2 pi i t / period)|^2
+  / (sum of excess)^2 x samples, against its median over every 20th cycle of 3,500-4,100; with
+  each line's latencies shuffled, the best of a launch's candidates makes 1.4-2.1); profile, each
+  line's latency less its median, averaged over 20 bins of the period centred on the line's own
+  phase (the window at bins 9-10).
 """
 import lzma
 import os
