@@ -18,8 +18,9 @@ one `name value...` a line:
   median over the launches; agree, the launches whose own best lies within 10 cycles of that
   median (noise would put 2 of 63 there); strength, how well they line up at it against the
   median candidate (the score: the sum over lines of |sum of excess x exp(2 pi i t / period)|^2
-  / (sum of excess)^2 x samples, against its median over every 20th cycle of 3,500-4,100; with
-  each line's latencies shuffled, the best of a launch's candidates makes 1.4-2.1); profile, each
+  / (sum of excess)^2 x samples, against its median over every 20th cycle of 3,500-4,100), then
+  what noise makes of it: in the first eight launches, each line's latencies shuffled over its
+  samples, the best candidate's score against that median, least and most; profile, each
   line's latency less its median, averaged over 20 bins of the period centred on the line's own
   phase (the window at bins 9-10).
 """
@@ -32,12 +33,10 @@ from collections import defaultdict
 import numpy as np
 
 import measured_csv
-from refresh_sync import launch_header
+from refresh_sync import DATA, WARPS, launch_header
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = os.path.join(HERE, "data", "h200")
-WARPS = 32
 BINS = 20
+SHUFFLED = 8  # launches whose latencies are shuffled to show what noise alone scores
 
 
 def load(name):
@@ -93,12 +92,20 @@ def analyse(name):
         bins = (phase * BINS).astype(int) % BINS
         np.add.at(profile, bins.ravel(), (latencies - np.median(latencies, axis=1, keepdims=True)).ravel())
         np.add.at(counts, bins.ravel(), 1)
+    # Noise: each line's latencies shuffled over its samples (the period gone), the best
+    # candidate against the median, in the first SHUFFLED launches.
+    rng = np.random.default_rng(1)
+    shuffled = []
+    for launch in launches[:SHUFFLED]:
+        times, latencies = samples[launch]
+        latencies = np.array([rng.permutation(line) for line in latencies])
+        shuffled.append(scores(times, latencies, coarse).max() / np.median(scores(times, latencies, coarse[::10])))
     every = np.concatenate([samples[l][1].ravel() for l in launches])
     return {
         "stream": stream, "launches": launches, "ghz": statistics.median(ghz[l] for l in launches),
         "latency": [np.percentile(every, q) for q in (10, 50, 90)], "period": statistics.median(periods),
         "strength": statistics.median(strengths), "profile": profile / np.maximum(counts, 1),
-        "agree": sum(abs(b - middle) <= 10 for b in bests),
+        "agree": sum(abs(b - middle) <= 10 for b in bests), "shuffled": (min(shuffled), max(shuffled)),
     }
 
 
@@ -116,7 +123,7 @@ def main():
         print(f"{label} latency_p10/p50/p90 " + " ".join(f"{v:.0f}" for v in r["latency"]))
         print(f"{label} period_cycles {r['period']:.1f}")
         print(f"{label} agree {r['agree']} of {len(r['launches'])}")
-        print(f"{label} strength {r['strength']:.1f}")
+        print(f"{label} strength {r['strength']:.1f} shuffled {r['shuffled'][0]:.1f}-{r['shuffled'][1]:.1f}")
         print(f"{label} profile " + " ".join(f"{v:.0f}" for v in r["profile"]))
     return 0
 
