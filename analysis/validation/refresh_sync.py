@@ -34,6 +34,8 @@ from collections import defaultdict
 
 import numpy as np
 
+from refresh_phases import percentile
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data", "h200")
 FILES = ["refresh_sync.csv.xz", "refresh_sync_b.csv.xz"]
@@ -94,11 +96,6 @@ def fold(waits, launch):
 def difference(a, b):
     """b's phase less a's, as a share of the period in [-0.5, 0.5)."""
     return ((cmath.phase(b) - cmath.phase(a)) / (2 * math.pi) + 0.5) % 1.0 - 0.5
-
-
-def percentile(values, q):
-    ordered = sorted(values)
-    return ordered[int(len(ordered) * q)]
 
 
 def report(name):

@@ -60,14 +60,10 @@ def slot_gaps(cases, name):
     return statistics.median(starts[k] - ends[k - resident] for k in range(resident, len(starts)))
 
 
-def ncu_rows(path):
-    """The ncu rows in launch order: each case is launched twice, the second recorded."""
-    return measured_csv.rows(path)
-
-
 def occupancies(data_dir):
     cases = records(os.path.join(data_dir, "store_acks.csv.xz"))
-    ncu = ncu_rows(os.path.join(data_dir, "store_acks_ncu.csv"))
+    # ncu's rows in launch order: each case is launched twice, the second recorded.
+    ncu = measured_csv.rows(os.path.join(data_dir, "store_acks_ncu.csv"))
     names = ORDER + [c + "_fence" for c in ORDER]
     if len(ncu) != 2 * len(names):
         raise SystemExit(f"store_acks_ncu.csv: {len(ncu)} launches, expected {2 * len(names)}")
