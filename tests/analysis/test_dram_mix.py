@@ -70,7 +70,8 @@ def main():
     writes_alone = [pct for w, pct in clean if w == 1.0]
     assert len(mixes) == 10 and len(reads_alone) == 3 and len(writes_alone) == 3, clean
     assert all(pct < min(reads_alone + writes_alone) for _, pct in mixes), (mixes, reads_alone, writes_alone)
-    # By write share, each no faster than the one before (within 0.15 point: 20% and 25% writes).
+    # By write share, each no faster than the one before, within 0.15 point (20% and 25% writes
+    # differ by 0.1; the same cases measured again on another H200 differ by up to 0.9).
     assert all(b[1] <= a[1] + 0.15 for a, b in zip(mixes, mixes[1:])), mixes
     # Skewing the arrays against each other leaves the eight-array cases' extra traffic as it was:
     # not their alignment.
