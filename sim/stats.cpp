@@ -4,10 +4,14 @@
 
 namespace warpsim::sim {
 
-void StatsRegistry::add(std::string name, const std::uint64_t& counter, std::string unit,
-                        std::string description) {
-  if (!names_.insert(name).second) throw std::logic_error("stat registered twice: " + name);
-  entries_.push_back(StatEntry{std::move(name), std::move(unit), std::move(description), &counter});
+void StatsRegistry::add(std::string name, const std::uint64_t& counter, std::string_view unit,
+                        std::string_view description) {
+  entries_.push_back(StatEntry{std::move(name), unit, description, &counter});
+  if (!names_.insert(entries_.back().name).second) {
+    std::string twice = std::move(entries_.back().name);
+    entries_.pop_back();
+    throw std::logic_error("stat registered twice: " + twice);
+  }
 }
 
 std::uint64_t StatsRegistry::value(const std::string& name) const {
@@ -30,7 +34,8 @@ std::uint64_t StatsRegistry::sum(const std::string& prefix, const std::string& s
 std::vector<StatValue> StatsRegistry::snapshot() const {
   std::vector<StatValue> values;
   values.reserve(entries_.size());
-  for (const auto& e : entries_) values.push_back(StatValue{e.name, e.unit, e.description, *e.counter});
+  for (const auto& e : entries_)
+    values.push_back(StatValue{e.name, std::string(e.unit), std::string(e.description), *e.counter});
   return values;
 }
 

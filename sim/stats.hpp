@@ -3,16 +3,18 @@
 // hierarchical name, a unit and a description. The hot path increments its own field; the
 // registry is read only when results are written (no string look-up per cycle).
 #include <cstdint>
+#include <deque>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
 namespace warpsim::sim {
 
 struct StatEntry {
-  std::string name;         // "gpu.sm3.l1.hits"
-  std::string unit;         // "accesses", "cycles", "bytes"
-  std::string description;  // one sentence
+  std::string name;              // "gpu.sm3.l1.hits"
+  std::string_view unit;         // "accesses", "cycles", "bytes"
+  std::string_view description;  // one sentence
   const std::uint64_t* counter;
 };
 
@@ -25,10 +27,10 @@ struct StatValue {
 
 class StatsRegistry {
  public:
-  // The counter must outlive the registry's readers. Duplicate names are a programming error.
-  void add(std::string name, const std::uint64_t& counter, std::string unit, std::string description);
-
-  const std::vector<StatEntry>& entries() const { return entries_; }
+  // The counter must outlive the registry's readers. `unit` and `description` are string
+  // literals (kept as views: a GPU registers thousands of counters, and copying two strings for
+  // each cost a small run a millisecond). Duplicate names are a programming error.
+  void add(std::string name, const std::uint64_t& counter, std::string_view unit, std::string_view description);
   // Value by exact name (for tests and metric derivation, not for the hot path).
   std::uint64_t value(const std::string& name) const;
   // Sum over every counter whose name matches `prefix*suffix`, e.g. ("gpu.sm", ".l1.hits").
@@ -37,10 +39,10 @@ class StatsRegistry {
   std::vector<StatValue> snapshot() const;
 
  private:
-  std::vector<StatEntry> entries_;
-  // The names registered, for the duplicate check: a GPU registers thousands (13 per SM), and a
-  // scan of entries_ per add cost a small run milliseconds.
-  std::unordered_set<std::string> names_;
+  std::deque<StatEntry> entries_;  // a deque: its entries stay where they are as it grows
+  // The names registered (views of entries_' names), for the duplicate check: a GPU registers
+  // thousands (some 25 per SM), and a scan of entries_ per add cost a small run milliseconds.
+  std::unordered_set<std::string_view> names_;
 };
 
 }  // namespace warpsim::sim

@@ -14,23 +14,28 @@ constexpr std::size_t kChunk = 256 * 1024;
 }  // namespace
 
 LineReader::LineReader(std::string path, std::unique_ptr<ByteSource> source)
-    : path_(std::move(path)), source_(std::move(source)), buffer_(kChunk) {}
+    : path_(std::move(path)), source_(std::move(source)),
+      buffer_(std::make_unique_for_overwrite<char[]>(kChunk)),
+      capacity_(kChunk) {}
 
 bool LineReader::refill() {
   if (eof_) return false;
   // Keep the unfinished line, move it to the front, read after it.
   std::size_t pending = end_ - begin_;
   if (begin_ > 0) {
-    std::memmove(buffer_.data(), buffer_.data() + begin_, pending);
+    std::memmove(buffer_.get(), buffer_.get() + begin_, pending);
     begin_ = 0;
     end_ = pending;
   }
-  if (end_ == buffer_.size()) {
-    if (buffer_.size() >= kMaxLine)
+  if (end_ == capacity_) {
+    if (capacity_ >= kMaxLine)
       throw sim::InputError(path_ + ":" + std::to_string(line_number_ + 1), "line longer than 1 MiB: not a trace file?");
-    buffer_.resize(buffer_.size() * 2);
+    auto larger = std::make_unique_for_overwrite<char[]>(capacity_ * 2);
+    std::memcpy(larger.get(), buffer_.get(), end_);
+    buffer_ = std::move(larger);
+    capacity_ *= 2;
   }
-  std::size_t n = source_->read(buffer_.data() + end_, buffer_.size() - end_);
+  std::size_t n = source_->read(buffer_.get() + end_, capacity_ - end_);
   if (n == 0) eof_ = true;
   end_ += n;
   return n > 0;
@@ -39,13 +44,13 @@ bool LineReader::refill() {
 bool LineReader::next(std::string_view& line) {
   std::size_t scanned = begin_;
   for (;;) {
-    const char* start = buffer_.data() + scanned;
+    const char* start = buffer_.get() + scanned;
     const void* nl = std::memchr(start, '\n', end_ - scanned);
     if (nl) {
-      std::size_t pos = static_cast<const char*>(nl) - buffer_.data();
+      std::size_t pos = static_cast<const char*>(nl) - buffer_.get();
       std::size_t len = pos - begin_;
       if (len > 0 && buffer_[pos - 1] == '\r') --len;
-      line = std::string_view(buffer_.data() + begin_, len);
+      line = std::string_view(buffer_.get() + begin_, len);
       begin_ = pos + 1;
       ++line_number_;
       unterminated_ = false;
@@ -59,7 +64,7 @@ bool LineReader::next(std::string_view& line) {
   // The last line has no newline.
   std::size_t len = end_ - begin_;
   if (buffer_[end_ - 1] == '\r') --len;
-  line = std::string_view(buffer_.data() + begin_, len);
+  line = std::string_view(buffer_.get() + begin_, len);
   begin_ = end_;
   ++line_number_;
   unterminated_ = true;

@@ -33,7 +33,10 @@ class LineReader {
 
   std::string path_;
   std::unique_ptr<ByteSource> source_;
-  std::vector<char> buffer_;
+  // Not zeroed: only what the source reads into it is ever touched, so a small file (a
+  // kernelslist) costs one page, not the whole chunk.
+  std::unique_ptr<char[]> buffer_;
+  std::size_t capacity_ = 0;
   std::size_t begin_ = 0;  // first unread byte
   std::size_t end_ = 0;    // one past the last valid byte
   bool eof_ = false;
