@@ -46,7 +46,7 @@ struct WindowWorkers::Arena {
 
 WindowWorkers::WindowWorkers(int threads, std::chrono::milliseconds join_after)
     : threads_(std::max(1, threads)),
-      join_at_(std::chrono::steady_clock::now() + join_after),
+      join_after_(join_after),
       arena_(std::make_unique<Arena>(threads_)) {}
 
 WindowWorkers::~WindowWorkers() = default;
@@ -61,7 +61,9 @@ void WindowWorkers::join_others() {
 void WindowWorkers::run_erased(void (*f)(void*), void* context) {
   stop_.store(false);
   joined_ = false;
-  if (std::chrono::steady_clock::now() >= join_at_) join_others();
+  const auto now = std::chrono::steady_clock::now();
+  if (!join_at_) join_at_ = now + join_after_;
+  if (now >= *join_at_) join_others();
   auto finish = [&] {
     if (!joined_) return;
     stop_.store(true);
@@ -122,7 +124,7 @@ void WindowWorkers::for_ranges_erased(std::size_t count, void (*body)(void*, std
                                       void* context) {
   if (count == 0) return;
   if (!joined_) {
-    if (std::chrono::steady_clock::now() < join_at_) {
+    if (!join_at_ || std::chrono::steady_clock::now() < *join_at_) {  // (no join_at_: outside run())
       body(context, 0, count);
       return;
     }

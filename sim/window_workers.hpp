@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <type_traits>
 
 namespace warpsim::sim {
@@ -28,7 +29,10 @@ namespace warpsim::sim {
 class WindowWorkers {
  public:
   // `threads` >= 1: the calling thread and threads - 1 others, which join the windows once
-  // `join_after` of host time has passed since these workers were made (0: from the first).
+  // `join_after` of host time has passed since run() was first called (0: from the first
+  // window). Counted from the simulation's start, not from the GPU's construction: building an
+  // H100 takes 6-10 ms of a small run, and a trace that simulated for 12 ms more crossed 20 ms
+  // just before its end, paying for threads that had nothing left to do (docs/performance.md).
   explicit WindowWorkers(int threads, std::chrono::milliseconds join_after = std::chrono::milliseconds{0});
   ~WindowWorkers();
   WindowWorkers(const WindowWorkers&) = delete;
@@ -67,7 +71,8 @@ class WindowWorkers {
   void take_ranges(std::uint64_t epoch);
 
   int threads_;
-  std::chrono::steady_clock::time_point join_at_;
+  std::chrono::milliseconds join_after_;
+  std::optional<std::chrono::steady_clock::time_point> join_at_;  // set by the first run()
   bool joined_ = false;  // the other threads are in their loops (this run_erased)
   struct Arena;
   std::unique_ptr<Arena> arena_;

@@ -71,3 +71,15 @@ TEST_CASE("once join_after has passed the other threads join the windows", "[win
   for (int n : late.runs) REQUIRE(n == 200);
   REQUIRE(late.threads.size() > 1);
 }
+
+TEST_CASE("join_after counts from the first run, not from the workers' construction", "[window_workers]") {
+  // A GPU makes its workers while it is built (milliseconds before its first window): a small
+  // run must get its whole join_after alone. 20 windows take ~26 ms, well inside 100.
+  WindowWorkers workers(3, std::chrono::milliseconds{100});
+  std::this_thread::sleep_for(120ms);
+  const WindowsRun first = tick_windows(workers, 20, 64);
+  REQUIRE(first.threads == std::set<std::thread::id>{std::this_thread::get_id()});
+  std::this_thread::sleep_for(120ms);
+  const WindowsRun later = tick_windows(workers, 200, 64);
+  REQUIRE(later.threads.size() > 1);
+}
