@@ -180,6 +180,9 @@ TEST_CASE("decoded lines are remembered by their whole text, and forgetting one 
   for (std::size_t k = 0; k < lines.size(); ++k) {
     CHECK(cache.find(lines[k]) == nullptr);
     cache.remember(lines[k], instruction_for(k));
+    // Kept at its second decoding, not its first: most memory lines are never seen again.
+    CHECK(cache.find(lines[k]) == nullptr);
+    cache.remember(lines[k], instruction_for(k));
     REQUIRE(cache.find(lines[k]));
     CHECK(cache.find(lines[k])->pc == k);
   }

@@ -1,6 +1,7 @@
 #include "traces/accelsim/decoded_line_cache.hpp"
 
 #include <cstring>
+#include <new>
 
 namespace warpsim::traces::accelsim {
 
@@ -20,7 +21,10 @@ std::uint64_t DecodedLineCache::hash(std::string_view line) {
   return h ^ (h >> 32);
 }
 
-DecodedLineCache::DecodedLineCache() { entries_.reserve(kEntries); }  // mapped, not touched, until used
+DecodedLineCache::DecodedLineCache() {
+  entries_.reserve(kEntries);  // mapped, not touched, until used
+  if (!seen_) throw std::bad_alloc();
+}
 
 const Instruction* DecodedLineCache::find(std::string_view line) {
   const std::uint64_t h = hash(line);
@@ -32,6 +36,12 @@ const Instruction* DecodedLineCache::find(std::string_view line) {
 
 void DecodedLineCache::remember(std::string_view line, const Instruction& inst) {
   const std::uint64_t h = hash(line);
+  std::uint32_t& seen = seen_[(h >> 20) % kSeenSlots];
+  const std::uint32_t fingerprint = static_cast<std::uint32_t>(h >> 32) | 1u;  // never 0
+  if (seen != fingerprint) {
+    seen = fingerprint;  // its first decoding (as far as the fingerprints tell)
+    return;
+  }
   std::uint32_t& slot = index_[h % kIndexSlots];
   if (slot == 0 && entries_.size() < kEntries) {
     entries_.push_back({});

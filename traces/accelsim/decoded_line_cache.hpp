@@ -5,8 +5,14 @@
 // 16,608 among 536,576. A line's Instruction depends only on its text and the trace's header,
 // so a repeated line is copied instead of parsed. The lines are kept as they come, up to
 // kEntries of them (then newer ones take older ones' places); a line is only ever matched by
-// its whole text, never mistaken for another.
+// its whole text, never mistaken for another. A line is kept the second time it is decoded, not
+// the first: a load's or store's line names its addresses, and in a streaming kernel each one
+// is new (every one of 2dconv's 81,600 memory lines, of vectoradd's 4,689), so keeping each
+// copied 300-odd bytes it would never read back, and vectoradd's ~400 pages of them cost a page
+// fault each. Until then only a fingerprint of its hash is noted.
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,7 +29,7 @@ class DecodedLineCache {
 
   // The instruction decoded from `line` before, or null.
   const Instruction* find(std::string_view line);
-  // Remembers `inst` as what `line` decodes to.
+  // `line` was just decoded to `inst`: remembers that, if `line` was decoded before.
   void remember(std::string_view line, const Instruction& inst);
 
  private:
@@ -33,10 +39,18 @@ class DecodedLineCache {
     Instruction inst;
   };
   static constexpr std::size_t kIndexSlots = 2 * kEntries;
+  // Fingerprints of lines decoded once, by hash (a later line may take a slot: then a line is
+  // kept at its third decoding, not its second).
+  static constexpr std::size_t kSeenSlots = 4 * kEntries;
   static std::uint64_t hash(std::string_view line);
 
   std::vector<std::uint32_t> index_ = std::vector<std::uint32_t>(kIndexSlots, 0);  // entry + 1 by hash; 0 empty
-  std::vector<Entry> entries_;  // grows with the distinct lines seen, up to kEntries
+  std::vector<Entry> entries_;  // grows with the distinct lines seen twice, up to kEntries
+  struct Free {
+    void operator()(std::uint32_t* p) const { std::free(p); }
+  };
+  // Fingerprint by slot, 0 none: calloc'd, so its pages are written only as lines land in them.
+  std::unique_ptr<std::uint32_t[], Free> seen_{static_cast<std::uint32_t*>(std::calloc(kSeenSlots, sizeof(std::uint32_t)))};
 };
 
 }  // namespace warpsim::traces::accelsim
