@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "sim/errors.hpp"
@@ -46,10 +47,56 @@ class PlainFileSource : public ByteSource {
   FileHandle file_;
 };
 
+// Dictionaries that a finished decoder wrote little of, kept for the next decoder (of any
+// thread): each launch's decoder maps a 64 MiB dictionary (xz -9) on huge pages, and the first
+// byte it writes clears a 2 MiB page; gaussian's 126 launches of ~9 KB of text each cleared
+// one. liblzma writes a dictionary before it reads it, so a kept one is handed out as it was
+// left. Kept only where the decoder wrote at most kKeepWritten, so that no more than that much
+// of each is resident while no decoder uses it, and at most kKept of them.
+class KeptDictionaries {
+ public:
+  static constexpr std::uint64_t kKeepWritten = std::uint64_t{8} << 20;
+
+  static KeptDictionaries& instance() {
+    static KeptDictionaries kept;
+    return kept;
+  }
+  ~KeptDictionaries() {
+    for (const auto& [p, bytes] : kept_) sim::free_zeroed(p, bytes, true);
+  }
+  // A kept mapping of exactly `bytes`, or null.
+  void* take(std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = kept_.begin(); it != kept_.end(); ++it)
+      if (it->second == bytes) {
+        void* p = it->first;
+        kept_.erase(it);
+        return p;
+      }
+    return nullptr;
+  }
+  // Keeps `p` (`bytes` from sim::allocate_zeroed, huge) if there is room, else gives it back.
+  void keep(void* p, std::size_t bytes) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (kept_.size() < kKept) {
+        kept_.emplace_back(p, bytes);
+        return;
+      }
+    }
+    sim::free_zeroed(p, bytes, true);
+  }
+
+ private:
+  static constexpr std::size_t kKept = 2;
+  std::mutex mutex_;
+  std::vector<std::pair<void*, std::size_t>> kept_;
+};
+
 // Where liblzma's decoder gets its memory: its dictionary (up to 64 MiB, written through as the
 // text comes, as much of it as the file holds) in huge pages, which costs a few page faults
 // instead of one per 4 KiB (tens of microseconds each on a virtual machine, 9,000 for fdtd2d's
-// 15 kernels); small allocations from the heap.
+// 15 kernels), or a kept one; small allocations from the heap.
 class XzMemory {
  public:
   XzMemory() : allocator_{&XzMemory::allocate, &XzMemory::release, this} {}
@@ -59,6 +106,8 @@ class XzMemory {
   XzMemory(const XzMemory&) = delete;
   XzMemory& operator=(const XzMemory&) = delete;
   const lzma_allocator* allocator() const { return &allocator_; }
+  // Before the decoder ends: how many bytes it wrote (of its dictionary too).
+  void decoder_wrote(std::uint64_t bytes) { written_ = bytes; }
 
  private:
   static constexpr std::size_t kMapped = std::size_t{4} << 20;
@@ -67,7 +116,8 @@ class XzMemory {
     const std::size_t bytes = count * size;
     if (bytes < kMapped) return std::malloc(bytes);
     try {
-      void* p = sim::allocate_zeroed(bytes, 4096, true);
+      void* p = KeptDictionaries::instance().take(bytes);
+      if (p == nullptr) p = sim::allocate_zeroed(bytes, 4096, true);
       m.mapped_.emplace_back(p, bytes);
       return p;
     } catch (const std::bad_alloc&) {
@@ -78,7 +128,10 @@ class XzMemory {
     auto& m = *static_cast<XzMemory*>(self);
     for (auto it = m.mapped_.begin(); it != m.mapped_.end(); ++it)
       if (it->first == p) {
-        sim::free_zeroed(p, it->second, true);
+        if (m.written_ <= KeptDictionaries::kKeepWritten)
+          KeptDictionaries::instance().keep(p, it->second);
+        else
+          sim::free_zeroed(p, it->second, true);
         m.mapped_.erase(it);
         return;
       }
@@ -86,6 +139,7 @@ class XzMemory {
   }
   lzma_allocator allocator_;
   std::vector<std::pair<void*, std::size_t>> mapped_;
+  std::uint64_t written_ = ~std::uint64_t{0};  // unknown: not kept
 };
 
 // liblzma's streaming decoder: compressed input is pulled in 64 KiB pieces as the caller asks
@@ -96,7 +150,10 @@ class XzMemory {
 class XzFileSource : public ByteSource {
  public:
   explicit XzFileSource(const std::string& path) : path_(path), file_(path), input_(64 * 1024) { start_stream(); }
-  ~XzFileSource() override { lzma_end(&stream_); }
+  ~XzFileSource() override {
+    memory_.decoder_wrote(stream_.total_out);
+    lzma_end(&stream_);
+  }
 
   std::size_t read(char* buffer, std::size_t capacity) override {
     if (finished_) return 0;
@@ -121,6 +178,7 @@ class XzFileSource : public ByteSource {
  private:
   // A fresh decoder that goes on from where the buffers stand.
   void start_stream() {
+    memory_.decoder_wrote(stream_.total_out);
     lzma_end(&stream_);
     lzma_stream fresh = LZMA_STREAM_INIT;
     fresh.allocator = memory_.allocator();
