@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "tests/test_support.hpp"
 #include "tests/traces/accelsim_error_helpers.hpp"
@@ -141,4 +142,37 @@ TEST_CASE("an .xz file: streams one after another, padding, and junk after the e
   CHECK(contains(e, "at byte " + std::to_string(hello.size() + 3)));
   CHECK(contains(input_error_of([&] { read_xz(hello.substr(0, hello.size() - 5)); }), "truncated .xz file"));
   fs::remove_all(dir);
+}
+
+namespace {
+// The text of `text`, recording how much each read on `opener`'s thread asked for.
+class RecordingSource : public accelsim::ByteSource {
+ public:
+  RecordingSource(const std::string& text, std::thread::id opener, std::size_t& asked)
+      : inner_(accelsim::memory_byte_source(text)), opener_(opener), asked_(asked) {}
+  std::size_t read(char* buffer, std::size_t capacity) override {
+    if (std::this_thread::get_id() == opener_) asked_ += capacity;
+    return inner_->read(buffer, capacity);
+  }
+
+ private:
+  std::unique_ptr<accelsim::ByteSource> inner_;
+  std::thread::id opener_;
+  std::size_t& asked_;
+};
+}  // namespace
+
+TEST_CASE("opening a .traceg reads little more than its header on the opening thread", "[accelsim]") {
+  // The simulation's thread opens each launch (its header); a .traceg.xz decompresses what a read
+  // asks for, so asking for a whole chunk there decompressed a quarter megabyte per launch.
+  std::vector<std::string> lines(20000, "0000 ffffffff 1 R1 IMAD.MOV.U32 1 R2 0 0 ");
+  lines.push_back("0010 ffffffff 0 EXIT 0 0 0 ");
+  const std::string text = one_warp_trace(5, lines);
+  REQUIRE(text.size() > 512 * 1024);
+  std::size_t asked = 0;
+  const auto opener = std::this_thread::get_id();
+  accelsim::TracegKernelSource source("big.traceg", [&] { return std::make_unique<RecordingSource>(text, opener, asked); });
+  CHECK(asked > 0);
+  CHECK(asked <= 16 * 1024);
+  CHECK(read_all(source).size() == 20001);
 }
