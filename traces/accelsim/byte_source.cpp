@@ -48,11 +48,12 @@ class PlainFileSource : public ByteSource {
 };
 
 // Dictionaries that a finished decoder wrote little of, kept for the next decoder (of any
-// thread): each launch's decoder maps a 64 MiB dictionary (xz -9) on huge pages, and the first
-// byte it writes clears a 2 MiB page; gaussian's 126 launches of ~9 KB of text each cleared
-// one. liblzma writes a dictionary before it reads it, so a kept one is handed out as it was
-// left. Kept only where the decoder wrote at most kKeepWritten, so that no more than that much
-// of each is resident while no decoder uses it, and at most kKept of them.
+// thread): each launch's decoder maps a 64 MiB dictionary (xz -9), advises it and unmaps it at
+// its end, and the pages it writes come fresh from the kernel, a fault each; gaussian's 126
+// launches of ~9 KB of text each did so. liblzma writes a dictionary before it reads it, so a
+// kept one is handed out as it was left. Kept only where the decoder wrote at most
+// kKeepWritten, so that no more than that much of each is resident while no decoder uses it,
+// and at most kKept of them.
 class KeptDictionaries {
  public:
   static constexpr std::uint64_t kKeepWritten = std::uint64_t{8} << 20;

@@ -49,7 +49,8 @@ class DecodedLineCache {
   struct Free {
     void operator()(std::uint32_t* p) const { std::free(p); }
   };
-  // Fingerprint by slot, 0 none: calloc'd, so its pages are written only as lines land in them.
+  // Fingerprint by slot, 0 none: calloc'd (from a fresh mapping, whose pages stay unwritten
+  // until lines land in them).
   std::unique_ptr<std::uint32_t[], Free> seen_{static_cast<std::uint32_t*>(std::calloc(kSeenSlots, sizeof(std::uint32_t)))};
 };
 
