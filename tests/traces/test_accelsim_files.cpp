@@ -113,6 +113,26 @@ TEST_CASE("a .traceg.xz reads the same as its .traceg", "[accelsim][xz]") {
   fs::remove_all(dir);
 }
 
+TEST_CASE("a finished .xz decoder's dictionary serves the next file's decoder", "[accelsim][xz]") {
+  // Each launch of a trace is a file of its own: gaussian's 126 decoders each mapped and unmapped
+  // a dictionary. One that wrote little is kept for the next decoder.
+  std::string dir = temp_dir("xz-kept");
+  write_file(dir + "/kernel-1.traceg", one_warp_trace(5, {"0000 ffffffff 0 EXIT 0 0 0 "}));
+  REQUIRE(std::system(("xz -k " + dir + "/kernel-1.traceg").c_str()) == 0);
+  const std::uint64_t before = accelsim::xz_dictionaries_mapped();
+  std::string first;
+  for (int file = 0; file < 5; ++file) {
+    auto source = accelsim::open_byte_source(dir + "/kernel-1.traceg.xz");
+    std::string text(4096, '\0');
+    text.resize(source->read(text.data(), text.size()));
+    if (file == 0) first = text;
+    CHECK(text == first);  // a kept dictionary decodes as a fresh one does
+    CHECK(source->read(text.data(), text.size()) == 0);
+  }
+  CHECK(first.find("EXIT") != std::string::npos);
+  CHECK(accelsim::xz_dictionaries_mapped() - before <= 1);  // one at most, if none was kept yet
+}
+
 TEST_CASE("an .xz file: streams one after another, padding, and junk after the end", "[accelsim][xz]") {
   std::string dir = temp_dir("xz-streams");
   auto xz_of = [&](const std::string& name, const std::string& text) {

@@ -3,6 +3,7 @@
 #include <lzma.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstdio>
@@ -46,6 +47,8 @@ class PlainFileSource : public ByteSource {
  private:
   FileHandle file_;
 };
+
+std::atomic<std::uint64_t> dictionaries_mapped{0};  // xz_dictionaries_mapped()
 
 // Dictionaries that a finished decoder wrote little of, kept for the next decoder (of any
 // thread): each launch's decoder maps a 64 MiB dictionary (xz -9), advises it and unmaps it at
@@ -118,7 +121,10 @@ class XzMemory {
     if (bytes < kMapped) return std::malloc(bytes);
     try {
       void* p = KeptDictionaries::instance().take(bytes);
-      if (p == nullptr) p = sim::allocate_zeroed(bytes, 4096, true);
+      if (p == nullptr) {
+        p = sim::allocate_zeroed(bytes, 4096, true);
+        dictionaries_mapped.fetch_add(1, std::memory_order_relaxed);
+      }
       m.mapped_.emplace_back(p, bytes);
       return p;
     } catch (const std::bad_alloc&) {
@@ -276,5 +282,7 @@ std::unique_ptr<ByteSource> open_byte_source(const std::string& path) {
 }
 
 std::unique_ptr<ByteSource> memory_byte_source(std::string bytes) { return std::make_unique<MemorySource>(std::move(bytes)); }
+
+std::uint64_t xz_dictionaries_mapped() { return dictionaries_mapped.load(std::memory_order_relaxed); }
 
 }  // namespace warpsim::traces::accelsim

@@ -2,6 +2,7 @@
 // Where trace text comes from: a plain file or an xz-compressed one, read in fixed-size pieces
 // so that a multi-gigabyte trace never has to fit in memory.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -19,5 +20,8 @@ class ByteSource {
 std::unique_ptr<ByteSource> open_byte_source(const std::string& path);
 // Bytes already in memory (tests and the fuzz harnesses).
 std::unique_ptr<ByteSource> memory_byte_source(std::string bytes);
+// How many xz dictionaries this process has mapped afresh rather than taken from an earlier
+// decoder that wrote little of its own (byte_source.cpp): what the tests check the keeping by.
+std::uint64_t xz_dictionaries_mapped();
 
 }  // namespace warpsim::traces::accelsim
