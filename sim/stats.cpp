@@ -4,8 +4,7 @@
 
 namespace warpsim::sim {
 
-void StatsRegistry::add(std::string name, const std::uint64_t& counter, std::string_view unit,
-                        std::string_view description) {
+void StatsRegistry::add(std::string name, const std::uint64_t& counter, const char* unit, const char* description) {
   entries_.push_back(StatEntry{std::move(name), unit, description, &counter});
   if (!names_.insert(entries_.back().name).second) {
     std::string twice = std::move(entries_.back().name);

@@ -28,9 +28,10 @@ struct StatValue {
 class StatsRegistry {
  public:
   // The counter must outlive the registry's readers. `unit` and `description` are string
-  // literals (kept as views: a GPU registers thousands of counters, and copying two strings for
-  // each cost a small run a millisecond). Duplicate names are a programming error.
-  void add(std::string name, const std::uint64_t& counter, std::string_view unit, std::string_view description);
+  // literals, kept as views (a GPU registers thousands of counters, and copying two strings for
+  // each cost a small run a millisecond); `const char*`, so that a std::string, whose view would
+  // outlive it, does not convert. Duplicate names are a programming error.
+  void add(std::string name, const std::uint64_t& counter, const char* unit, const char* description);
   // Value by exact name (for tests and metric derivation, not for the hot path).
   std::uint64_t value(const std::string& name) const;
   // Sum over every counter whose name matches `prefix*suffix`, e.g. ("gpu.sm", ".l1.hits").
