@@ -131,6 +131,7 @@ TEST_CASE("a finished .xz decoder's dictionary serves the next file's decoder", 
   }
   CHECK(first.find("EXIT") != std::string::npos);
   CHECK(accelsim::xz_dictionaries_mapped() - before <= 1);  // one at most, if none was kept yet
+  fs::remove_all(dir);
 }
 
 TEST_CASE("an .xz file: streams one after another, padding, and junk after the end", "[accelsim][xz]") {
