@@ -62,8 +62,8 @@ void WindowWorkers::run_erased(void (*f)(void*), void* context) {
   stop_.store(false);
   joined_ = false;
   const auto now = std::chrono::steady_clock::now();
-  if (!join_at_) join_at_ = now + join_after_;
-  if (now >= *join_at_) join_others();
+  if (join_at_ == std::chrono::steady_clock::time_point::max()) join_at_ = now + join_after_;
+  if (now >= join_at_) join_others();
   auto finish = [&] {
     if (!joined_) return;
     stop_.store(true);
@@ -124,7 +124,7 @@ void WindowWorkers::for_ranges_erased(std::size_t count, void (*body)(void*, std
                                       void* context) {
   if (count == 0) return;
   if (!joined_) {
-    if (!join_at_ || std::chrono::steady_clock::now() < *join_at_) {  // (no join_at_: outside run())
+    if (std::chrono::steady_clock::now() < join_at_) {
       body(context, 0, count);
       return;
     }

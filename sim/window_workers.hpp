@@ -21,7 +21,6 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <type_traits>
 
 namespace warpsim::sim {
@@ -72,7 +71,8 @@ class WindowWorkers {
 
   int threads_;
   std::chrono::milliseconds join_after_;
-  std::optional<std::chrono::steady_clock::time_point> join_at_;  // set by the first run()
+  // Set by the first run(); until then never reached.
+  std::chrono::steady_clock::time_point join_at_ = std::chrono::steady_clock::time_point::max();
   bool joined_ = false;  // the other threads are in their loops (this run_erased)
   struct Arena;
   std::unique_ptr<Arena> arena_;
