@@ -1,7 +1,6 @@
 #include "traces/accelsim/decoded_line_cache.hpp"
 
 #include <cstring>
-#include <new>
 
 namespace warpsim::traces::accelsim {
 
@@ -21,10 +20,7 @@ std::uint64_t DecodedLineCache::hash(std::string_view line) {
   return h ^ (h >> 32);
 }
 
-DecodedLineCache::DecodedLineCache() {
-  entries_.reserve(kEntries);  // mapped, not touched, until used
-  if (!seen_) throw std::bad_alloc();
-}
+DecodedLineCache::DecodedLineCache() { entries_.reserve(kEntries); }  // mapped, not touched, until used
 
 const Instruction* DecodedLineCache::find(std::string_view line) {
   const std::uint64_t h = hash(line);

@@ -11,8 +11,6 @@
 // copied 300-odd bytes it would never read back, and vectoradd's ~400 pages of them cost a page
 // fault each. Until then only a fingerprint of its hash is noted.
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,17 +39,12 @@ class DecodedLineCache {
   static constexpr std::size_t kIndexSlots = 2 * kEntries;
   // Fingerprints of lines decoded once, by hash (a later line may take a slot: then a line is
   // kept at its third decoding, not its second).
-  static constexpr std::size_t kSeenSlots = 4 * kEntries;
+  static constexpr std::size_t kSeenSlots = 2 * kEntries;
   static std::uint64_t hash(std::string_view line);
 
   std::vector<std::uint32_t> index_ = std::vector<std::uint32_t>(kIndexSlots, 0);  // entry + 1 by hash; 0 empty
   std::vector<Entry> entries_;  // grows with the distinct lines seen twice, up to kEntries
-  struct Free {
-    void operator()(std::uint32_t* p) const { std::free(p); }
-  };
-  // Fingerprint by slot, 0 none: calloc'd (from a fresh mapping, whose pages stay unwritten
-  // until lines land in them).
-  std::unique_ptr<std::uint32_t[], Free> seen_{static_cast<std::uint32_t*>(std::calloc(kSeenSlots, sizeof(std::uint32_t)))};
+  std::vector<std::uint32_t> seen_ = std::vector<std::uint32_t>(kSeenSlots, 0);  // fingerprint by slot; 0 none
 };
 
 }  // namespace warpsim::traces::accelsim
