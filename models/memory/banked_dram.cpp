@@ -13,6 +13,7 @@ BankedDram::BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::
       banks_(std::max<std::uint32_t>(1, spec.banks)),
       latency_min_(spec.latency_min),
       latency_span_(spec.latency_max > spec.latency_min ? spec.latency_max - spec.latency_min : 0),
+      writes_in_refresh_(spec.writes_in_refresh),
       salt_(sim::Rng(seed, "gpu.dram").next()) {
   const double clock_hz = static_cast<double>(core_clock_khz) * 1e3;
   bytes_per_cycle_ = spec.bytes_per_second() / clock_hz;
@@ -26,6 +27,7 @@ BankedDram::BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::
   // spread over the batch, each write burst carries its share.
   write_turnaround_fixed_ = ns_fixed(2.0 * spec.turnaround_ns / std::max<std::uint32_t>(1, spec.write_batch));
   channel_free_.assign(channels_, 0);
+  refresh_left_.assign(channels_, RefreshLeftToWrites{});
   bank_free_.assign(std::size_t{channels_} * banks_, 0);
   activate_ready_.assign(std::size_t{channels_} * banks_, 0);
   open_row_.assign(std::size_t{channels_} * banks_, ~std::uint64_t{0});
@@ -88,7 +90,24 @@ BankedDram::Reservation BankedDram::reserve(const Target& t, std::uint32_t bytes
   bank_free_[b] = bank_start + burst;
   open_row_[b] = t.row;
   // The channel's data bus, reserved in arrival order (banks overlap their activations).
-  const std::uint64_t bus_start = after_refresh(t.channel, std::max(now_fixed, channel_free_[t.channel]));
+  const std::uint64_t queued_at = std::max(now_fixed, channel_free_[t.channel]);
+  if (is_write && writes_in_refresh_) {
+    RefreshLeftToWrites& left = refresh_left_[t.channel];
+    if (now_fixed < left.until && left.ticks >= burst) {
+      // Drained while a refresh holds the reads: no turnaround of its own, the bus was idle.
+      const std::uint64_t start = left.until - left.ticks;
+      left.ticks -= burst;
+      return Reservation{std::max(bank_start, start), false};
+    }
+  }
+  const std::uint64_t bus_start = after_refresh(t.channel, queued_at);
+  if (!is_write && writes_in_refresh_ && bus_start > queued_at) {
+    // This read waits out a refresh that the queue reached: its bus time is left to writes.
+    RefreshLeftToWrites& left = refresh_left_[t.channel];
+    if (now_fixed >= left.until) left.ticks = 0;
+    left.ticks += bus_start - queued_at;
+    left.until = bus_start;
+  }
   channel_free_[t.channel] = bus_start + burst + (is_write ? write_turnaround_fixed_ : 0);
   return Reservation{std::max(bank_start, bus_start), behind_open_row};
 }

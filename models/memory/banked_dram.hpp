@@ -28,6 +28,13 @@ class BankedDram final : public DramModel {
   // - a bank activates a row at most once per row cycle, tRC ~ 48 ns (JEDEC GDDR5/HBM3 class);
   //   reads of the row it has open wait only for the bank's previous burst.
   static constexpr double kRowCycleNs = 48.0;
+  // - with dram.writes_in_refresh, a write queued while a refresh holds the channel's reads is
+  //   drained in the refresh's bus time, for nothing: the controller drains writes while a
+  //   refresh holds the reads' banks, as DARP schedules per-bank refreshes while a batch of writes
+  //   drains (Chang et al., "Improving DRAM Performance by Parallelizing Refreshes with Accesses",
+  //   HPCA 2014). Only reads leave that time to writes; writes alone wait out the refresh as reads
+  //   do. The H100 moves a stream with a fifth of its bytes written as fast as the reads alone
+  //   (h100-measured/stride_full.csv, strides 4 to 16).
   // - an open row answers at the preset's minimum latency only a read queued behind the bank's
   //   previous request; one that finds the bank idle answers as a row miss does. The H100 and
   //   the H200 show no gain from a row a read opened ~300 ns before (row_pairs_*.csv.xz in
@@ -73,6 +80,7 @@ class BankedDram final : public DramModel {
 
   std::uint32_t channels_ = 1, banks_ = 1;
   std::uint32_t latency_min_ = 0, latency_span_ = 0;
+  bool writes_in_refresh_ = false;
   std::uint64_t row_cycle_fixed_ = 0;
   // Refresh (tREFI, tRFC) and the write share of read/write turnarounds, in fixed point.
   std::uint64_t refresh_interval_fixed_ = 0, refresh_fixed_ = 0, write_turnaround_fixed_ = 0;
@@ -85,6 +93,12 @@ class BankedDram final : public DramModel {
   std::vector<std::uint64_t> activate_ready_;  // ... the earliest next activation (last one + tRC)
   std::vector<std::uint64_t> open_row_;      // channels x banks; ~0 = closed
   std::vector<std::uint64_t> refresh_phase_;  // per channel: when its first refresh starts (fixed point)
+  // The bus time of the refresh windows a channel's reads last waited out, which writes queued
+  // meanwhile may take (fixed point): `ticks` of it left, ending at `until`.
+  struct RefreshLeftToWrites {
+    std::uint64_t ticks = 0, until = 0;
+  };
+  std::vector<RefreshLeftToWrites> refresh_left_;
   std::uint64_t memo_chunk_ = ~std::uint64_t{0};
   Target memo_target_{0, 0, 0};
 };

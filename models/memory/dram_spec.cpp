@@ -24,6 +24,8 @@ std::vector<sim::ParamSpec> DramSpec::params() {
               1, 1024),
       integer("dram.turnaround_ns", "ns", "data-bus turnaround between writes and reads (tWTR + tRTW class)", 0, 1e6),
       integer("dram.write_batch", "bursts", "writes the controller drains per read/write turnaround pair", 1, 1e6),
+      flag("dram.writes_in_refresh",
+           "writes queued while a refresh holds a channel's reads drain in the refresh's bus time, at no cost"),
   };
 }
 
@@ -42,6 +44,7 @@ DramSpec DramSpec::from_config(const sim::Config& config) {
   s.refresh_groups = read.u32("dram.refresh_groups");
   s.turnaround_ns = read.u32("dram.turnaround_ns");
   s.write_batch = read.u32("dram.write_batch");
+  s.writes_in_refresh = read.flag("dram.writes_in_refresh");
 
   read.require(s.latency_min <= s.latency_max, "dram.latency_min", {"dram.latency_max"}, "exceeds dram.latency_max");
   read.require(s.refresh_ns < s.refresh_interval_ns, "dram.refresh_ns", {"dram.refresh_interval_ns"},

@@ -224,6 +224,49 @@ TEST_CASE("DRAM: refresh blocks a channel for tRFC every tREFI; writes pay their
   CHECK(double(write_end) / double(read_end) == Approx((burst_ns + share) / burst_ns).epsilon(0.03));
 }
 
+TEST_CASE("DRAM: writes queued while a refresh holds the reads take the refresh's bus time", "[memory][dram]") {
+  // One of the H100's 80 channels alone, its reads queued at cycle 0 for 2.5 us of bus time: they
+  // wait out the refresh the channel starts with (tRFC) and end before the next. Writes queued at
+  // cycle 0 behind them drain in that refresh's bus time, for nothing, as long as it lasts: a read
+  // queued after them answers when it would without them. Each write past what the refresh leaves
+  // takes the bus as before, its burst and its turnaround share.
+  const Arch arch = load_arch("hopper-h100", {"dram.channels=1", "dram.bus_width_bits=64", "dram.refresh_groups=1"});
+  const double cycles_per_ns = cycles_per_second(arch) / 1e9;
+  const double burst_cycles = 64.0 / arch.dram.bytes_per_second() * cycles_per_second(arch);
+  const double share_cycles = 2.0 * arch.dram.turnaround_ns / arch.dram.write_batch * cycles_per_ns;
+  const double refresh_cycles = arch.dram.refresh_ns * cycles_per_ns;
+  const std::uint64_t stream_bytes = static_cast<std::uint64_t>(2.5e-6 * arch.dram.bytes_per_second()) / 64 * 64;
+  // The writes below end before the next refresh.
+  REQUIRE(2500 + arch.dram.refresh_ns + 700 < arch.dram.refresh_interval_ns);
+  auto last_read_after = [&](int writes) {
+    memory::BankedDram dram(arch.dram, arch.gpu.core_clock_khz, 1);
+    for (std::uint64_t a = 0; a < stream_bytes; a += 64) dram.read(a, 64, 0);
+    for (int w = 0; w < writes; ++w) dram.write((1ull << 30) + std::uint64_t(w) * 64, 64, 0);
+    return dram.read(2ull << 30, 64, 0);
+  };
+  const sim::Cycle alone = last_read_after(0);
+  const int fit = static_cast<int>(refresh_cycles / burst_cycles);  // 228
+  REQUIRE(fit > 100);
+  CHECK(last_read_after(64) == alone);
+  CHECK(last_read_after(fit - 1) == alone);
+  // 300 writes past the refresh's time (~0.6 us): each costs its burst and its turnaround share.
+  const int past = 300, more = fit + 1 + past;
+  const double extra = double(last_read_after(more)) - double(alone);
+  const double expected = past * (burst_cycles + share_cycles);
+  CHECK(extra >= 0.9 * expected);
+  CHECK(extra <= 1.1 * expected);
+
+  // Without dram.writes_in_refresh (Fermi and Kepler, unmeasured) every write takes the bus.
+  const Arch without = load_arch("hopper-h100", {"dram.channels=1", "dram.bus_width_bits=64", "dram.refresh_groups=1",
+                                                 "dram.writes_in_refresh=false"});
+  memory::BankedDram dram(without.dram, without.gpu.core_clock_khz, 1);
+  for (std::uint64_t a = 0; a < stream_bytes; a += 64) dram.read(a, 64, 0);
+  for (int w = 0; w < 64; ++w) dram.write((1ull << 30) + std::uint64_t(w) * 64, 64, 0);
+  CHECK(double(dram.read(2ull << 30, 64, 0)) - double(alone) >= 0.9 * 64 * (burst_cycles + share_cycles));
+  CHECK(load_arch("hopper-h100").dram.writes_in_refresh);
+  CHECK_FALSE(load_arch("kepler-k20x").dram.writes_in_refresh);
+}
+
 TEST_CASE("DRAM: channels refresh in groups, a group's channels together", "[memory][dram]") {
   // One read on each of hopper-h100's 80 channels (80 consecutive 256-byte chunks: the interleave
   // puts them on every channel once) at the moment the first group's refresh begins. In five
