@@ -91,19 +91,18 @@ BankedDram::Reservation BankedDram::reserve(const Target& t, std::uint32_t bytes
   open_row_[b] = t.row;
   // The channel's data bus, reserved in arrival order (banks overlap their activations).
   const std::uint64_t queued_at = std::max(now_fixed, channel_free_[t.channel]);
-  if (is_write && writes_in_refresh_) {
-    RefreshLeftToWrites& left = refresh_left_[t.channel];
-    if (now_fixed < left.until && left.ticks >= burst) {
-      // Drained while a refresh holds the reads: no turnaround of its own, the bus was idle.
-      const std::uint64_t start = left.until - left.ticks;
-      left.ticks -= burst;
-      return Reservation{std::max(bank_start, start), false};
-    }
+  RefreshLeftToWrites& left = refresh_left_[t.channel];
+  if (is_write && writes_in_refresh_ && now_fixed < left.until && left.ticks >= burst) {
+    // Drained while a refresh holds the reads: no turnaround of its own, the bus was idle.
+    const std::uint64_t start = left.until - left.ticks;
+    left.ticks -= burst;
+    return Reservation{std::max(bank_start, start), false};
   }
   const std::uint64_t bus_start = after_refresh(t.channel, queued_at);
   if (!is_write && writes_in_refresh_ && bus_start > queued_at) {
-    // This read waits out a refresh that the queue reached: its bus time is left to writes.
-    RefreshLeftToWrites& left = refresh_left_[t.channel];
+    // This read waits out a refresh that the queue reached: its bus time is left to writes. Time
+    // left of an earlier window still ahead of `now` is kept; a write's start is then placed as if
+    // all of it lay just before `until` (only its acknowledgement reads it).
     if (now_fixed >= left.until) left.ticks = 0;
     left.ticks += bus_start - queued_at;
     left.until = bus_start;
