@@ -43,6 +43,13 @@ L1Spec L1Spec::from_config(const sim::Config& config) {
   s.readonly_line_bytes = read.u32("readonly.line_bytes");
 
   read.require(s.line_bytes % s.sector_bytes == 0, "l1.sector_bytes", {"l1.line_bytes"}, "must divide l1.line_bytes");
+  // A cache is whole sets (its size rounds down to them): less than one would be a set bigger
+  // than what was asked for.
+  read.require(s.size_bytes == 0 || s.size_bytes >= std::uint64_t{s.line_bytes} * s.ways, "l1.size_bytes",
+               {"l1.line_bytes", "l1.ways"}, "less than one set (l1.line_bytes x l1.ways); 0 means no L1");
+  read.require(s.readonly_size_bytes == 0 || s.readonly_size_bytes >= std::uint64_t{s.readonly_line_bytes} * s.ways,
+               "readonly.size_bytes", {"readonly.line_bytes", "l1.ways"},
+               "less than one set (readonly.line_bytes x l1.ways); 0 means no read-only cache");
   return s;
 }
 

@@ -80,6 +80,10 @@ L2Spec L2Spec::from_config(const sim::Config& config) {
   read.require(!s.persistence || s.persist_max_bytes <= s.size_bytes, "l2.persist_max_bytes", {"l2.size_bytes"},
                "exceeds l2.size_bytes");
   read.require(s.slices % s.partitions == 0, "l2.partitions", {"l2.slices"}, "must divide l2.slices");
+  // Each slice is whole sets (the size rounds down to them, l2_cache.cpp): less than one a slice
+  // would be an L2 bigger than what was asked for.
+  read.require(s.size_bytes >= std::uint64_t{s.slices} * s.ways * s.line_bytes, "l2.size_bytes",
+               {"l2.slices", "l2.ways", "l2.line_bytes"}, "less than one set a slice (l2.slices x l2.ways x l2.line_bytes)");
   read.require(s.launch_lookup_hits <= s.launch_lookups, "l2.launch_lookup_hits", {"l2.launch_lookups"},
                "exceeds l2.launch_lookups");
   const std::string near = read.text("l2.sm_partitions");

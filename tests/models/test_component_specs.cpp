@@ -64,6 +64,23 @@ TEST_CASE("L1Spec refuses a sector that does not divide the line", "[models][arc
                       Catch::Equals("--set l1.line_bytes: l1.sector_bytes: must divide l1.line_bytes"));
 }
 
+TEST_CASE("L1Spec and L2Spec refuse a cache smaller than one set, which would silently grow to one",
+          "[models][arch][specs]") {
+  CHECK(memory::L1Spec::from_config(hopper_config({"l1.size_bytes=0"})).size_bytes == 0);  // no L1
+  CHECK(memory::L1Spec::from_config(hopper_config({"l1.size_bytes=512"})).size_bytes == 512);  // 4 ways x 128 B
+  REQUIRE_THROWS_WITH(memory::L1Spec::from_config(hopper_config({"l1.size_bytes=511"})),
+                      Catch::Equals("--set l1.size_bytes: l1.size_bytes: less than one set (l1.line_bytes x l1.ways); "
+                                    "0 means no L1"));
+  REQUIRE_THROWS_WITH(memory::L1Spec::from_config(hopper_config({"readonly.size_bytes=64"})),
+                      Catch::Equals("--set readonly.size_bytes: readonly.size_bytes: less than one set "
+                                    "(readonly.line_bytes x l1.ways); 0 means no read-only cache"));
+  CHECK(memory::L2Spec::from_config(hopper_config({"l2.size_bytes=163840", "l2.persistence=false"})).size_bytes ==
+        163840);  // 80 slices x 16 ways x 128 B
+  REQUIRE_THROWS_WITH(
+      memory::L2Spec::from_config(hopper_config({"l2.size_bytes=163839", "l2.persistence=false"})),
+      Catch::Equals("--set l2.size_bytes: l2.size_bytes: less than one set a slice (l2.slices x l2.ways x l2.line_bytes)"));
+}
+
 TEST_CASE("L2Spec refuses values of its keys that contradict each other", "[models][arch][specs]") {
   const memory::L2Spec l2 = memory::L2Spec::from_config(hopper_config({"l2.sm_partitions=01"}));
   CHECK(l2.partition_near(0) == 0);
