@@ -60,9 +60,10 @@ const char* const kLargeOccupancyH200 =
     "on the H200 at the aligned offsets and in writeOffset (0.72 at offsets 1-16 of readOffset), 0.01-0.03 "
     "less than on the H100; the strided reads 0.67-0.89 against 0.70-0.84. The model's slots follow its "
     "stores' acknowledgements, which wait for the write-backs they cause, where the GPUs take a block's "
-    "slot again ~450 cycles after its last warp (h100-measured/store_acks*; docs/model.md, \"Occupancy as "
-    "ncu counts it\"). Writes that take the bus time a refresh leaves them are acknowledged sooner, and the "
-    "copies' 0.713-0.719 became 0.722-0.730 (docs/model.md, the strided curves).";
+    "slot again ~450-510 cycles after its last warp (h100-measured/store_acks*, h200/store_acks*; "
+    "docs/model.md, \"Occupancy as ncu counts it\"). Writes that take the bus time a refresh leaves them "
+    "are acknowledged sooner, and the copies' 0.713-0.719 became 0.722-0.730 (docs/model.md, the strided "
+    "curves).";
 
 std::map<std::string, std::vector<KnownGap>> build() {
   std::map<std::string, std::vector<KnownGap>> gaps;
