@@ -27,7 +27,10 @@ def main():
     if shutil.which("cmake") is None or shutil.which("git") is None:
         print("cmake or git missing: skipped")
         return 77
+    for variable in ("GIT_DIR", "GIT_WORK_TREE"):  # set when run from a git hook: not the scratch tree
+        os.environ.pop(variable, None)
     with tempfile.TemporaryDirectory() as tmp:
+        os.environ["GIT_CEILING_DIRECTORIES"] = tmp  # a checkout above the scratch tree is not its own
         tree, out = os.path.join(tmp, "tree"), os.path.join(tmp, "generated", "warpsim_git_commit.h")
         os.makedirs(tree)
         assert '"unknown"' in write_header(tree, out)
@@ -44,6 +47,7 @@ def main():
         write_header(tree, out)
         assert os.stat(out).st_mtime == 1_000_000, "rewritten without a new commit"
 
+    del os.environ["GIT_CEILING_DIRECTORIES"]
     binary = os.environ.get("WARPSIM_BINARY")
     if binary and os.path.exists(os.path.join(source, ".git")):
         head = run("git", "rev-parse", "--short=12", "HEAD", cwd=source)
