@@ -9,6 +9,11 @@
 //   store_acks      one CSV on stdout: every warp of every 64th block of each case below, and
 //                   (cases named ..._sm0) every warp of every block that ran on SM 0, which
 //                   shows how soon a block follows the warps that left before it
+//   store_acks curve  the records of SM 0's blocks (cases readOffset_k1_sm0..k4_sm0) of readOffset
+//                   (no fence) with dynamic shared memory that leaves room for 1, 2, 3 or 4 of
+//                   its 512-thread blocks an SM (occupancy_curve.cu times the same launches):
+//                   how long a warp lives, a block spans and a slot stands empty as fewer warps
+//                   are in flight
 //
 // Cases: readOffset (two loads, one store; 512-thread blocks), a copy (one load, one store) with
 // 256- and 1024-thread blocks, and persistKernel without an access-policy window (10 MB hot
@@ -70,8 +75,31 @@ __global__ void persistTimed(int* persistent, int* streaming, int dataSize, int 
   finish(out, t0, t1, t2, fence);
 }
 
+// Records `name`'s launch; `sampled`: every 64th block's warps too, not only SM 0's.
 template <class Launch>
-void record(const std::string& name, int grid, int bs, Launch launch) {
+void record(const std::string& name, int grid, int bs, Launch launch, bool sampled = true);
+
+// `store_acks curve`: readOffset's records with room for k blocks an SM, k = 1..4.
+void curve(const float* A, const float* B, float* C, int n) {
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  CK(cudaFuncSetAttribute(copyTimed, cudaFuncAttributeMaxDynamicSharedMemorySize, int(prop.sharedMemPerBlockOptin)));
+  for (int k = 1; k <= 4; ++k) {
+    const size_t per_block = prop.sharedMemPerMultiprocessor / k - prop.reservedSharedMemPerBlock;
+    const size_t smem = k * 512 >= prop.maxThreadsPerMultiProcessor ? 0 : std::min<size_t>(per_block, prop.sharedMemPerBlockOptin);
+    int fits = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, copyTimed, 512, smem));
+    if (fits != k) {
+      fprintf(stderr, "store_acks curve: %zu bytes of shared memory give %d blocks an SM, not %d\n", smem, fits, k);
+      exit(1);
+    }
+    record("readOffset_k" + std::to_string(k), n / 512, 512,
+           [&](Record* d) { copyTimed<<<n / 512, 512, smem>>>(A, B, C, d, false); }, false);
+  }
+}
+
+template <class Launch>
+void record(const std::string& name, int grid, int bs, Launch launch, bool sampled_too) {
   const size_t sampled = size_t((grid + kBlockEvery - 1) / kBlockEvery) * ((bs + 31) / 32);
   const size_t count = sampled + size_t(grid) * ((bs + 31) / 32);
   Record* d;
@@ -85,6 +113,7 @@ void record(const std::string& name, int grid, int bs, Launch launch) {
     const Record& r = h[k];
     if (r.t_start == 0) continue;
     const bool sm0 = k >= sampled;
+    if (!sm0 && !sampled_too) continue;
     const size_t block = sm0 ? (k - sampled) / warps : (k / warps) * kBlockEvery;
     printf("%s%s,%zu,%zu,%u,%u,%lld,%lld,%lld,%lld\n", name.c_str(), sm0 ? "_sm0" : "", block, k % warps, r.smid,
            r.warpid, r.t_start, r.t_data, r.t_end, r.t_acked);
@@ -94,7 +123,8 @@ void record(const std::string& name, int grid, int bs, Launch launch) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool only_curve = argc > 1 && std::string(argv[1]) == "curve";
   probe::device_header();
   printf("case,block,warp,smid,warpid,t_start,t_data,t_end,t_acked\n");
   const int n = 1 << 26;
@@ -108,7 +138,9 @@ int main() {
   CK(cudaMalloc(&stream, size_t(n) * 4));
   CK(cudaMemset(hot, 1, size_t(freq) * 4));
   CK(cudaMemset(stream, 1, size_t(n) * 4));
+  if (only_curve) curve(A, B, C, n);
   for (const bool fence : {false, true}) {
+    if (only_curve) break;
     const std::string f = fence ? "_fence" : "";
     record("readOffset_bs512" + f, n / 512, 512, [&](Record* d) { copyTimed<<<n / 512, 512>>>(A, B, C, d, fence); });
     for (const int bs : {256, 1024})
