@@ -2,7 +2,7 @@
 readOffset at n = 2^26 with room for 1-4 blocks of 512 threads an SM. What the H200 shows, which
 docs/model.md sets beside the model (`occupancy_curve.py --warpsim`): with a quarter of the warps
 the copy takes 3.1x as long, not 4x (at one block an SM it is bound by its latency, at four by
-DRAM); a block's slot stands empty ~490-530 cycles whatever the load, as store_acks found at full
+DRAM); a block's slot stands empty ~495-540 cycles whatever the load, as store_acks found at full
 occupancy; and a block's warps end far apart even at light load, its span 240 cycles and more
 above a warp's life at every K, while a warp lives longer as more warps share the memory system."""
 import os

@@ -7,54 +7,24 @@
 //
 //   occupancy_curve [--ncu] [--reps=N]
 //     CSV on stdout: case,params,event_median_ms,event_min_ms,reps; with --ncu each case runs
-//     once after a "#case,NAME,PARAMS" line. Exits 1 if the occupancy calculator does not give
-//     the intended blocks an SM.
-#include <cstdio>
-
+//     once after a "#case,NAME,PARAMS" line (probe::run_case). Exits 1 if the occupancy
+//     calculator does not give the intended blocks an SM.
 #include "calibration_kernels.cuh"
 #include "probe_common.cuh"
 
 int main(int argc, char** argv) {
   const probe::Mode mode = probe::parse_mode(argc, argv, 1);
   constexpr int kN = 1 << 26, kBlock = 512;
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  CK(cudaFuncSetAttribute(readOffset, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                          int(prop.sharedMemPerBlockOptin)));
-  float *a, *b, *c;
-  CK(cudaMalloc(&a, sizeof(float) * kN));
-  CK(cudaMalloc(&b, sizeof(float) * kN));
+  float* a = probe::random_floats(kN, 1);  // never zeros (METHOD.md)
+  float* b = probe::random_floats(kN, 2);
+  float* c;
   CK(cudaMalloc(&c, sizeof(float) * kN));
-  CK(cudaMemset(a, 0, sizeof(float) * kN));
-  CK(cudaMemset(b, 0, sizeof(float) * kN));
   if (!mode.profiled) printf("case,params,event_median_ms,event_min_ms,reps\n");
   for (int k = 1; k <= 4; ++k) {
-    // The shared memory that leaves room for k blocks: the SM's share less the per-block
-    // reservation, none where the threads already allow no more.
-    const size_t per_block = prop.sharedMemPerMultiprocessor / k - prop.reservedSharedMemPerBlock;
-    const size_t smem = k * kBlock >= prop.maxThreadsPerMultiProcessor
-                            ? 0
-                            : std::min<size_t>(per_block, prop.sharedMemPerBlockOptin);
-    int fits = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, readOffset, kBlock, smem));
-    if (fits != k) {
-      fprintf(stderr, "occupancy_curve: %zu bytes of shared memory give %d blocks an SM, not %d\n", smem, fits, k);
-      return 1;
-    }
-    char name[32], params[96];
-    snprintf(name, sizeof name, "readOffset_k%d", k);
-    snprintf(params, sizeof params, "lg=26;bs=%d;blocks_per_sm=%d;smem=%zu", kBlock, k, smem);
-    auto launch = [&] { readOffset<<<kN / kBlock, kBlock, smem>>>(a, b, c, kN, 0); };
-    if (mode.profiled) {
-      printf("#case,%s,%s\n", name, params);
-      fflush(stdout);
-      launch();
-      CK(cudaGetLastError());
-      CK(cudaDeviceSynchronize());
-      continue;
-    }
-    const probe::Timing t = probe::time_events(mode.reps, launch);
-    printf("%s,%s,%.5f,%.5f,%d\n", name, params, t.median_ms, t.min_ms, mode.reps);
+    const size_t smem = probe::shared_bytes_for_blocks(readOffset, k, kBlock);
+    probe::run_case(mode, "readOffset_k" + std::to_string(k),
+                    probe::params("lg=26;bs=%lld;blocks_per_sm=%lld;smem=%lld", kBlock, k, (long long)smem),
+                    [&] { readOffset<<<kN / kBlock, kBlock, smem>>>(a, b, c, kN, 0); });
   }
   return 0;
 }

@@ -85,6 +85,26 @@ void run_case(const Mode& mode, const std::string& name, const std::string& para
   fflush(stdout);
 }
 
+// The dynamic shared memory that leaves room for exactly `blocks` blocks of `threads` threads of
+// `kernel` an SM (none where the threads already allow no more); exits if the occupancy
+// calculator says otherwise. Lets `kernel` take the most shared memory a block may opt in to.
+template <class Kernel>
+size_t shared_bytes_for_blocks(Kernel kernel, int blocks, int threads) {
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(prop.sharedMemPerBlockOptin)));
+  const size_t per_block = prop.sharedMemPerMultiprocessor / blocks - prop.reservedSharedMemPerBlock;
+  const size_t smem =
+      blocks * threads >= prop.maxThreadsPerMultiProcessor ? 0 : std::min<size_t>(per_block, prop.sharedMemPerBlockOptin);
+  int fits = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, kernel, threads, smem));
+  if (fits != blocks) {
+    fprintf(stderr, "%zu bytes of shared memory give %d blocks an SM, not %d\n", smem, fits, blocks);
+    exit(1);
+  }
+  return smem;
+}
+
 inline std::string params(const char* fmt, long long a = 0, long long b = 0, long long c = 0) {
   char buf[256];
   snprintf(buf, sizeof buf, fmt, a, b, c);

@@ -81,18 +81,8 @@ void record(const std::string& name, int grid, int bs, Launch launch, bool sampl
 
 // `store_acks curve`: readOffset's records with room for k blocks an SM, k = 1..4.
 void curve(const float* A, const float* B, float* C, int n) {
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  CK(cudaFuncSetAttribute(copyTimed, cudaFuncAttributeMaxDynamicSharedMemorySize, int(prop.sharedMemPerBlockOptin)));
   for (int k = 1; k <= 4; ++k) {
-    const size_t per_block = prop.sharedMemPerMultiprocessor / k - prop.reservedSharedMemPerBlock;
-    const size_t smem = k * 512 >= prop.maxThreadsPerMultiProcessor ? 0 : std::min<size_t>(per_block, prop.sharedMemPerBlockOptin);
-    int fits = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, copyTimed, 512, smem));
-    if (fits != k) {
-      fprintf(stderr, "store_acks curve: %zu bytes of shared memory give %d blocks an SM, not %d\n", smem, fits, k);
-      exit(1);
-    }
+    const size_t smem = probe::shared_bytes_for_blocks(copyTimed, k, 512);
     record("readOffset_k" + std::to_string(k), n / 512, 512,
            [&](Record* d) { copyTimed<<<n / 512, 512, smem>>>(A, B, C, d, false); }, false);
   }
