@@ -1,16 +1,18 @@
-// How many bytes a second one SM takes from L2, with few SMs asking (so that the L2's own rate,
+// How many bytes a cycle one SM takes from L2, with few SMs asking (so that the L2's own rate,
 // shared by all SMs, does not bound it): the port between the crossbar and an SM's L1, which
-// docs/model.md's light-load copies point at (a block's 16 warps get their lines back hundreds of
-// cycles apart on the H200, tens in the model, whose SMs take L2 data at no rate of their own).
+// docs/model.md's light-load copies point at (a block's warps end hundreds of cycles apart on the
+// H200, tens in the model, whose SMs take L2 data as fast as their LD/ST passes issue: 128 bytes
+// a cycle).
 //
 //   l2_to_sm        CSV on stdout: case,blocks,bytes_per_block,median_cycles,bytes_per_cycle_per_sm,
 //                   event_median_ms,GBps
 //
-// `blocks` blocks of 1,024 threads (one an SM: dynamic shared memory leaves room for no second) each read their own 256 KB of a 64 MB buffer that
-// L2 holds (written just before, then read once untimed) 64 times with ld.global.cg (L2 only, 16 bytes
-// a thread a load, eight loads in flight a thread); each block's first thread takes clock64 after
-// a __syncthreads at its start and at its end: bytes over the median block's cycles. Eight loads
-// in flight per thread, 64 warps an SM: far more than the port's rate times L2's latency needs.
+// `blocks` blocks of 1,024 threads (one an SM: dynamic shared memory leaves room for no second)
+// each read their own 256 KB of a 64 MB buffer that L2 holds (written just before, then read once
+// untimed) 64 times with ld.global.cg (L2 only, 16 bytes a thread a load, eight loads in flight a
+// thread); each block's first thread takes clock64 after a __syncthreads at its start and at its
+// end: bytes over the median block's cycles. Eight loads in flight per thread, 64 warps an SM: far
+// more than the port's rate times L2's latency needs.
 #include <cstdio>
 
 #include "probe_common.cuh"

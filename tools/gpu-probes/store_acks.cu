@@ -75,9 +75,9 @@ __global__ void persistTimed(int* persistent, int* streaming, int dataSize, int 
   finish(out, t0, t1, t2, fence);
 }
 
-// Records `name`'s launch; `sampled`: every 64th block's warps too, not only SM 0's.
+// Records `name`'s launch; `sampled_too`: every 64th block's warps too, not only SM 0's.
 template <class Launch>
-void record(const std::string& name, int grid, int bs, Launch launch, bool sampled = true);
+void record(const std::string& name, int grid, int bs, Launch launch, bool sampled_too = true);
 
 // `store_acks curve`: readOffset's records with room for k blocks an SM, k = 1..4.
 void curve(const float* A, const float* B, float* C, int n) {
