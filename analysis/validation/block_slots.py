@@ -94,7 +94,7 @@ def summarise(records, slots, first_last, every, warp_slots=64, slot_cycles=None
         own.append(every * sum(b[3] for b in bl) / (warp_slots * sm_span))
         to_block_end.append(every * sum(n * (end - start) for start, end, n, _ in bl) / (warp_slots * sm_span))
     gaps.sort()
-    out = {"blocks": len(blocks), "span_mean": statistics.mean(spans)}
+    out = {"blocks": len(blocks), "span_mean": statistics.mean(spans), "span_median": statistics.median(spans)}
     for name, q in (("p10", 0.1), ("median", 0.5), ("p90", 0.9), ("p99", 0.99)):
         out["life_" + name] = quantile(lives, q)
     if ends_apart:

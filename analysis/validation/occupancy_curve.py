@@ -9,22 +9,20 @@ readOffset at n = 2^26 in 512-thread blocks with room for K = 1..4 blocks an SM 
 Prints one line per K: `K time_us occupancy dram_pct life span gap`: ncu's time, achieved
 occupancy and dram__throughput, then from SM 0's records the medians of a warp's life (entry to
 its store), a block's span (its first warp's entry to its last warp's store) and a slot's gap (a
-block's end to the start of the block that takes its place), in cycles. With --warpsim, a second
+block's end to the start of the block that takes its place), in cycles, as block_slots.py
+summarises them. With --warpsim, a second
 line per K, led by `model`, gives the same from `BINARY run --kernel readOffset -p n=67108864
 --arch hopper-h200 --set sm.max_blocks=K --ncu --timeline` (its timeline read the same way, over
 SM 0's blocks; the model's warps end at their EXIT).
 """
 import argparse
-import collections
-import csv
 import json
-import lzma
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 
+import block_slots
 import measured_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -32,33 +30,26 @@ DATA = os.path.join(HERE, "data", "h200")
 KS = (1, 2, 3, 4)
 
 
-def spans_and_gaps(blocks, k):
-    """Medians (life, span, gap) of {block: [(t_start, t_end)]} on one SM holding k blocks at once."""
-    life = [end - start for warps in blocks.values() for start, end in warps]
-    starts = sorted(min(s for s, _ in warps) for warps in blocks.values())
-    ends = sorted(max(e for _, e in warps) for warps in blocks.values())
-    spans = [max(e for _, e in warps) - min(s for s, _ in warps) for warps in blocks.values()]
-    gaps = [starts[i] - ends[i - k] for i in range(k, len(starts))]
-    return statistics.median(life), statistics.median(spans), statistics.median(gaps)
+def on_sm0(path, case, k):
+    """block_slots' medians (life, span, gap) of SM 0's blocks in `path`, K blocks resident."""
+    records = [r for r in block_slots.read_records(path, case) if r[2] == 0]
+    s = block_slots.summarise(records, k, first_last=False, every=1) if records else None
+    if s is None or "gap_median" not in s:
+        sys.exit(f"{path}: no blocks of SM 0" + (f" in case {case}" if case else ""))
+    return s["life_median"], s["span_median"], s["gap_median"]
 
 
 def gpu_rows():
     ncu = {row["case"]: row for row in measured_csv.rows(os.path.join(DATA, "occupancy_curve.csv"))}
-    blocks = collections.defaultdict(lambda: collections.defaultdict(list))
-    path = os.path.join(DATA, "store_acks_curve.csv.xz")
-    with lzma.open(path, "rt") as f:
-        lines = [line for line in f if not line.startswith("#")]
-    for row in csv.DictReader(lines):
-        blocks[row["case"]][int(row["block"])].append((int(row["t_start"]), int(row["t_end"])))
     out = []
     for k in KS:
         row = ncu.get(f"readOffset_k{k}")
-        sm0 = blocks.get(f"readOffset_k{k}_sm0")
-        if row is None or not sm0:
-            sys.exit(f"{DATA}: no case readOffset_k{k} in occupancy_curve.csv or store_acks_curve.csv.xz")
+        if row is None:
+            sys.exit(f"{DATA}/occupancy_curve.csv: no case readOffset_k{k}")
         out.append((k, float(row["gpu__time_duration.sum"]) / 1e3,
                     float(row["sm__warps_active.avg.pct_of_peak_sustained_active"]) / 100,
-                    float(row["dram__throughput.avg.pct_of_peak_sustained_elapsed"])) + spans_and_gaps(sm0, k))
+                    float(row["dram__throughput.avg.pct_of_peak_sustained_elapsed"]))
+                   + on_sm0(os.path.join(DATA, "store_acks_curve.csv.xz"), f"readOffset_k{k}_sm0", k))
     return out
 
 
@@ -71,12 +62,8 @@ def model_rows(binary):
                                   "hopper-h200", "--set", f"sm.max_blocks={k}", "--ncu", "--json", "--timeline",
                                   timeline], capture_output=True, text=True, check=True)
             result = json.loads(run.stdout)
-            blocks = collections.defaultdict(list)
-            for row in measured_csv.rows(timeline):
-                if row["smid"] == "0":
-                    blocks[int(row["block"])].append((int(row["t_start"]), int(row["t_end"])))
             out.append((k, result["time_ms"] * 1e3, result["metrics"]["achieved_occupancy"],
-                        100 * result["metrics"]["utilization"]["dram"]) + spans_and_gaps(blocks, k))
+                        100 * result["metrics"]["utilization"]["dram"]) + on_sm0(timeline, None, k))
     return out
 
 
