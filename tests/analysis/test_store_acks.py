@@ -17,7 +17,8 @@ import store_acks  # noqa: E402
 
 
 def main():
-    for gpu in ("h100-measured", "h200"):
+    # The fenced stores' acknowledgement, least over the cases: the H100 1,123 cycles, the H200 799.
+    for gpu, fenced_ack_least in (("h100-measured", 1000), ("h200", 700)):
         cases = store_acks.occupancies(os.path.join(source, "analysis", "validation", "data", gpu))
         assert len(cases) == 8, (gpu, cases.keys())
         for name, o in cases.items():
@@ -28,7 +29,7 @@ def main():
                 assert 400 <= o["slot_gap"] <= 550, (gpu, name, o)
                 assert o["ack_wait"] < 60, (gpu, name, o)
                 fenced = cases[name + "_fence"]
-                assert fenced["ack_wait"] > 10 * o["ack_wait"] and fenced["ack_wait"] > 700, (gpu, name, fenced)
+                assert fenced["ack_wait"] > fenced_ack_least, (gpu, name, fenced)
                 assert fenced["ncu"] - o["ncu"] >= 0.08, (gpu, name, o, fenced)
                 assert fenced["slot_gap"] < fenced["ack_wait"], (gpu, name, fenced)
     print("store_acks: on the H100 and the H200 ncu counts each warp until its own exit; a block's slot "
