@@ -23,8 +23,8 @@ constexpr int kThreads = 1024, kPasses = 64, kUnroll = 8;
 constexpr size_t kBlockBytes = size_t(256) << 10, kBufferBytes = size_t(64) << 20;
 
 // ld.global.cg as volatile PTX, and each pass in another order (the row a load takes rotates with
-// the pass): __ldcg of the same addresses every pass was done once for all 64 passes (the first
-// measurement read each line once: "1,306 bytes a cycle").
+// the pass): with __ldcg of the same addresses every pass, the compiler loaded them once for all
+// 64 passes.
 __device__ __forceinline__ float4 load_cg(const float4* p) {
   float4 v;
   asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p)
@@ -74,8 +74,7 @@ int main() {
       stream_l2<<<blocks, kThreads, smem>>>(reinterpret_cast<const float4*>(buffer), cycles, sink);
     };
     const probe::Timing t = probe::time_events(10, launch);  // its warm-up launch brings the lines into L2
-    const std::vector<long long> c = probe::copy_back(cycles, size_t(blocks));
-    std::vector<long long> sorted = c;
+    std::vector<long long> sorted = probe::copy_back(cycles, size_t(blocks));
     std::sort(sorted.begin(), sorted.end());
     const long long median = sorted[sorted.size() / 2];
     const double bytes = double(kBlockBytes) * kPasses;
