@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""What a streamed load waits for on the H200 as more SMs stream, and what the DRAM's write-backs
+add: h200/stream_latency.csv.xz (tools/gpu-probes/stream_latency.cu: readOffset's body in a loop on
+S SMs, every warp of SMs 0-3 timed at every iteration) and h200/stream_latency_ncu.csv (the same
+launches under ncu: the bytes written to DRAM).
+
+    analysis/validation/stream_latency.py [--warpsim BINARY]
+
+Prints one line per case: `CASE n p10 p50 p90 mean dram_write_tbps`, the cycles from the
+iteration's first clock read to its data (the first 16 iterations of each warp left out: the
+instruction cache and TLB warm up there), and ncu's DRAM bytes written over its time. Then
+`write_back_cost S CYCLES` for S = 33, 66 and 132 SMs: the mean of the body (loads and a streamed
+store, whose lines L2 writes back to DRAM as they age) less that of the same loads beside no store
+(S = 33) or beside stores that stay in L2 (66, 132). Then `occupancy_k1 MEAN`: readOffset's loads
+at n = 2^26 with one 512-thread block an SM (h200/store_acks_curve.csv.xz, t_data - t_start).
+With --warpsim, `model light MEAN` and `model loaded MEAN dram_write_tbps`: the same two loads'
+mean in `BINARY run --kernel readOffset --arch hopper-h200 --set sm.max_blocks=1 --timeline` on
+4 SMs (n = 2^19: nothing written back) and on all of them (n = 2^26), its warps' first and second
+load data less their start.
+"""
+import argparse
+import collections
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import measured_csv
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "data", "h200")
+WARM_UP = 16
+CASES = ("body_s1", "body_s4", "body_s16", "body_s33", "body_s66", "body_s132", "no_store_s1", "no_store_s33",
+         "no_store_s132", "one_load_s1", "one_load_s132", "one_lane_s1", "one_lane_s132", "l2_store_s66",
+         "l2_store_s132")
+BASELINES = {33: "no_store_s33", 66: "l2_store_s66", 132: "l2_store_s132"}
+
+
+def quantiles(values):
+    v = sorted(values)
+    n = len(v)
+    return n, v[int(0.1 * (n - 1))], v[int(0.5 * (n - 1))], v[int(0.9 * (n - 1))], sum(v) / n
+
+
+def gpu_cycles(path):
+    cycles = collections.defaultdict(list)
+    for row in measured_csv.rows(path):
+        if int(row["iter"]) >= WARM_UP:
+            cycles[row["case"]].append(int(row["cycles"]))
+    return cycles
+
+
+def write_tbps(path):
+    out = {}
+    for row in measured_csv.rows(path):
+        value = lambda key: float(row[key].replace(",", ""))
+        out[row["case"]] = value("dram__bytes_write.sum") / value("gpu__time_duration.sum") / 1e3
+    return out
+
+
+def occupancy_k1_mean():
+    rows = [r for r in measured_csv.rows(os.path.join(DATA, "store_acks_curve.csv.xz")) if r["case"] == "readOffset_k1_sm0"]
+    if not rows:
+        sys.exit(f"{DATA}/store_acks_curve.csv.xz: no case readOffset_k1_sm0")
+    return sum(int(r["t_data"]) - int(r["t_start"]) for r in rows) / len(rows)
+
+
+def model_mean(binary, n, sms):
+    with tempfile.TemporaryDirectory() as tmp:
+        timeline = os.path.join(tmp, "timeline.csv")
+        command = [binary, "run", "--kernel", "readOffset", "-p", f"n={n}", "-p", "block=512", "--arch", "hopper-h200",
+                   "--set", "sm.max_blocks=1", "--ncu", "--json", "--timeline", timeline]
+        if sms:
+            command += ["--set", f"gpu.sms={sms}"]
+        result = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+        with open(timeline) as f:
+            waits = [max(int(r["t_first_data"]), int(r["t_second_data"])) - int(r["t_start"]) for r in csv.DictReader(f)
+                     if r["t_first_data"] and r["t_second_data"]]
+    metrics = result["metrics"]
+    return sum(waits) / len(waits), metrics["dram_write_bytes"] / (result["time_ms"] * 1e9)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--warpsim", help="a warpsim binary: print the model's means too")
+    a = ap.parse_args()
+    records, ncu = os.path.join(DATA, "stream_latency.csv.xz"), os.path.join(DATA, "stream_latency_ncu.csv")
+    cycles, writes = gpu_cycles(records), write_tbps(ncu)
+    means = {}
+    for case in CASES:
+        if case not in cycles or case not in writes:
+            sys.exit(f"{records} / {ncu}: no case {case}")
+        n, p10, p50, p90, mean = quantiles(cycles[case])
+        means[case] = mean
+        print(f"{case} {n} {p10} {p50} {p90} {mean:.1f} {writes[case]:.3f}")
+    for sms, baseline in BASELINES.items():
+        print(f"write_back_cost {sms} {means[f'body_s{sms}'] - means[baseline]:.1f}")
+    print(f"occupancy_k1 {occupancy_k1_mean():.1f}")
+    if a.warpsim:
+        light, _ = model_mean(a.warpsim, 1 << 19, 4)
+        loaded, tbps = model_mean(a.warpsim, 1 << 26, None)
+        print(f"model light {light:.1f}")
+        print(f"model loaded {loaded:.1f} {tbps:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

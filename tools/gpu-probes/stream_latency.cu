@@ -1,0 +1,123 @@
+// How long a streamed load takes as more SMs stream at once: readOffset's body (C[i] = A[i] +
+// B[i], 512-thread blocks, one block an SM) in a loop on the first S SMs only, the other SMs'
+// blocks leaving at once. At S = 1 the memory system is idle but for one SM's 16 warps, so the
+// load's own latency shows apart from what other SMs' requests add to it; the occupancy curve
+// (occupancy_curve.cu, store_acks.cu curve) has readOffset's loads at 801 / 931 / 1,154 cycles
+// (10th / 50th / 90th percentile) with one block an SM on every SM, where the unloaded pointer
+// chase (latency.csv) takes 676. Variants without the store, with one load (C[i] = A[i]) and
+// with one lane a warp loading (one sector a load, as the chase) say which part of the body
+// costs what, and stores that stay in L2 (a 4 MB region stored to again and again, never written
+// back during the launch) whether what the stores cost the loads lies in the L2 or beyond it, in
+// the write-backs to DRAM. Every launch starts with an L2 full of other lines (probe::L2Filler), so
+// its loads go to DRAM at every S.
+//
+//   stream_latency   CSV on stdout: case,sms,loads,lanes,stores,sm,warp,iter,t_issue,cycles for
+//                    every warp of SMs 0-3 (those of them that stream) and every iteration
+//                    (stores: 0 none, 1 C[i], 2 into the 4 MB region): t_issue the iteration's
+//                    first clock read since the warp's first, cycles from it to the loaded data's
+//                    being there (stored to shared memory first, as probe::clock_after_data does,
+//                    in the dynamic area). A `# CASE kernel_ms=T bytes=B` line per case gives the
+//                    second of two launches' time (each after the L2 filler) and the bytes its
+//                    loads and stores asked for.
+//   stream_latency --ncu   each case once after a "#case,NAME,PARAMS" line (probe::run_case), for
+//                    ncu, whose cache control empties the L2 before each launch
+#include "probe_common.cuh"
+
+namespace {
+
+constexpr int kThreads = 512, kWarps = kThreads / 32, kIters = 256, kRecordedSms = 4;
+constexpr size_t kResident = size_t(1) << 20;  // floats: 4 MB
+
+struct Case {
+  const char* name;
+  int sms, loads, lanes, stores;  // stores: 0 none, 1 streamed (C[i]), 2 into kResident floats
+};
+
+// Two ints a warp an iteration in dynamic shared memory (the rest of which holds the SM to one
+// block): t_issue, cycles; copied to `out` at the end by the recorded SMs. After them a word a
+// thread that each loaded value is stored to before the clock is read (a static array, as
+// probe::clock_after_data has, would not fit beside the dynamic area that holds one block an SM).
+__global__ void streamLoop(const float* A, const float* B, float* C, int sms, int loads, int lanes, int stores,
+                           int* out) {
+  extern __shared__ int records[];
+  volatile int* sink = records + 2 * kIters * kWarps;
+  const unsigned sm = probe::smid();
+  if (sm >= unsigned(sms)) return;
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const bool active = lane < unsigned(lanes);
+  const long long first = clock64();
+  for (int it = 0; it < kIters; ++it) {
+    const size_t i = (size_t(it) * sms + sm) * kThreads + threadIdx.x;
+    const long long t0 = clock64();
+    float v = 1.f;
+    if (active) v = loads == 2 ? A[i] + B[i] : A[i];
+    sink[threadIdx.x] = __float_as_int(v);
+    const long long t1 = clock64();
+    if (stores != 0 && active) C[stores == 1 ? i : i % kResident] = v;
+    if (lane == 0) {
+      records[2 * (it * kWarps + warp)] = int(t0 - first);
+      records[2 * (it * kWarps + warp) + 1] = int(t1 - t0);
+    }
+  }
+  __syncthreads();
+  if (sm < kRecordedSms)
+    for (int r = threadIdx.x; r < 2 * kIters * kWarps; r += kThreads) out[sm * 2 * kIters * kWarps + r] = records[r];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const probe::Mode mode = probe::parse_mode(argc, argv, 1);
+  const cudaDeviceProp prop = probe::device_header();
+  const int sms = prop.multiProcessorCount;
+  const size_t n = size_t(sms) * kIters * kThreads;
+  float* a = probe::random_floats(n, 1);  // never zeros (METHOD.md)
+  float* b = probe::random_floats(n, 2);
+  float* c;
+  CK(cudaMalloc(&c, n * sizeof(float)));
+  const size_t smem = probe::shared_bytes_for_blocks(streamLoop, 1, kThreads);
+  if (smem < (2 * kIters * kWarps + kThreads) * sizeof(int)) {
+    fprintf(stderr, "%zu bytes of shared memory cannot hold the records\n", smem);
+    return 1;
+  }
+  const size_t count = size_t(kRecordedSms) * 2 * kIters * kWarps;
+  int* d;
+  CK(cudaMalloc(&d, count * sizeof(int)));
+  const Case cases[] = {
+      {"body", 1, 2, 32, 1},        {"body", 4, 2, 32, 1},         {"body", 16, 2, 32, 1},
+      {"body", 33, 2, 32, 1},       {"body", 66, 2, 32, 1},        {"body", sms, 2, 32, 1},
+      {"no_store", 1, 2, 32, 0},   {"no_store", 33, 2, 32, 0},   {"no_store", sms, 2, 32, 0},
+      {"one_load", 1, 1, 32, 0},   {"one_load", sms, 1, 32, 0},  {"one_lane", 1, 1, 1, 0},
+      {"one_lane", sms, 1, 1, 0},      {"l2_store", 66, 2, 32, 2},       {"l2_store", sms, 2, 32, 2},
+  };
+  if (mode.profiled) {  // under ncu, whose cache control flushes the L2 before each launch
+    for (const Case& k : cases)
+      probe::run_case(mode, std::string(k.name) + "_s" + std::to_string(k.sms),
+                      probe::params("sms=%lld;loads=%lld;lanes=%lld", k.sms, k.loads, k.lanes) + ";stores=" +
+                          std::to_string(k.stores),
+                      [&] { streamLoop<<<sms, kThreads, smem>>>(a, b, c, k.sms, k.loads, k.lanes, k.stores, d); });
+    return 0;
+  }
+  const probe::L2Filler filler;
+  printf("case,sms,loads,lanes,stores,sm,warp,iter,t_issue,cycles\n");
+  for (const Case& k : cases) {
+    const std::string name = std::string(k.name) + "_s" + std::to_string(k.sms);
+    const float ms = probe::second_of_two_ms([&](int) {
+      CK(cudaMemset(d, 0, count * sizeof(int)));
+      filler.fill();
+    }, [&] {
+      streamLoop<<<sms, kThreads, smem>>>(a, b, c, k.sms, k.loads, k.lanes, k.stores, d);
+    });
+    const double bytes = double(k.sms) * kIters * kWarps * (k.lanes == 32 ? 128.0 : 4.0) * (k.loads + (k.stores != 0));
+    printf("# %s kernel_ms=%.5f bytes=%.0f\n", name.c_str(), ms, bytes);
+    const std::vector<int> h = probe::copy_back(d, count);
+    for (int sm = 0; sm < std::min(k.sms, kRecordedSms); ++sm)
+      for (int it = 0; it < kIters; ++it)
+        for (int w = 0; w < kWarps; ++w) {
+          const int* r = &h[size_t(sm) * 2 * kIters * kWarps + 2 * (it * kWarps + w)];
+          printf("%s,%d,%d,%d,%d,%d,%d,%d,%d,%d\n", name.c_str(), k.sms, k.loads, k.lanes, k.stores, sm, w, it,
+                 r[0], r[1]);
+        }
+  }
+  return 0;
+}
