@@ -11,7 +11,9 @@ iteration's first clock read to its data (the first 16 iterations of each warp l
 instruction cache and TLB warm up there), and ncu's DRAM bytes written over its time. Then
 `write_back_cost S CYCLES` for S = 33, 66 and 132 SMs: the mean of the body (loads and a streamed
 store, whose lines L2 writes back to DRAM as they age) less that of the same loads beside no store
-(S = 33) or beside stores that stay in L2 (66, 132). Then `occupancy_k1 MEAN`: readOffset's loads
+(S = 33) or beside stores that stay in L2 (66, 132), and `write_back_cost hits CYCLES`: the same
+for L2 hits (SMs 0-3 reading 128 KB of their own past L1 beside the other SMs' body, less beside
+their loads alone). Then `occupancy_k1 MEAN`: readOffset's loads
 at n = 2^26 with one 512-thread block an SM (h200/store_acks_curve.csv.xz, t_data - t_start).
 With --warpsim, `model light MEAN` and `model loaded MEAN dram_write_tbps`: the same two loads'
 mean in `BINARY run --kernel readOffset --arch hopper-h200 --set sm.max_blocks=1 --timeline` on
@@ -34,7 +36,7 @@ DATA = os.path.join(HERE, "data", "h200")
 WARM_UP = 16
 CASES = ("body_s1", "body_s4", "body_s16", "body_s33", "body_s66", "body_s132", "no_store_s1", "no_store_s33",
          "no_store_s132", "one_load_s1", "one_load_s132", "one_lane_s1", "one_lane_s132", "l2_store_s66",
-         "l2_store_s132")
+         "l2_store_s132", "hits_alone_s4", "hits_beside_no_store_s132", "hits_beside_body_s132")
 BASELINES = {33: "no_store_s33", 66: "l2_store_s66", 132: "l2_store_s132"}
 
 
@@ -97,6 +99,7 @@ def main():
         print(f"{case} {n} {p10} {p50} {p90} {mean:.1f} {writes[case]:.3f}")
     for sms, baseline in BASELINES.items():
         print(f"write_back_cost {sms} {means[f'body_s{sms}'] - means[baseline]:.1f}")
+    print(f"write_back_cost hits {means['hits_beside_body_s132'] - means['hits_beside_no_store_s132']:.1f}")
     print(f"occupancy_k1 {occupancy_k1_mean():.1f}")
     if a.warpsim:
         light, _ = model_mean(a.warpsim, 1 << 19, 4)

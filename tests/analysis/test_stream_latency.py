@@ -1,9 +1,9 @@
 """analysis/validation/stream_latency.py on h200/stream_latency*.csv: what docs/model.md says a
 streamed load waits for on the H200. Alone (S = 1-4 SMs) readOffset's two loads take what the
 model gives them; 132 SMs reading 1 TB/s add little; stores that stay in L2 add nothing; the
-write-backs of a streamed store's lines add 80-125 cycles to every load's mean as they grow to
-0.38 TB/s, as much as readOffset's loads wait beyond the unloaded mean at one block an SM on
-every SM. And the known gap it shows: hopper-h200's reads do not wait for its write-backs."""
+write-backs of a streamed store's lines add 70-120 cycles to every load's mean as they grow to
+0.37 TB/s (and 12 to an L2 hit's), as much as readOffset's loads wait beyond the unloaded mean at
+one block an SM on every SM. And the known gap it shows: hopper-h200's reads do not wait for its write-backs."""
 import os
 import subprocess
 import sys
@@ -42,6 +42,10 @@ def main():
     costs = [out[f"write_back_cost {s}"][0] for s in (33, 66, 132)]
     assert costs[0] < 20 < 60 < costs[1] < costs[2], costs
     assert costs[2] > 100, costs
+    # Not in L2's own path: L2 hits (SMs 0-3 past L1) beside the same write-backs wait 12 cycles
+    # more than beside the loads alone.
+    assert mean("hits_alone_s4") < 420, out
+    assert out["write_back_cost hits"][0] < 30, out
     # readOffset at one block an SM on every SM (its write-backs ~0.33 TB/s) waits as much beyond
     # the unloaded loads.
     excess = out["occupancy_k1"][0] - mean("body_s4")

@@ -8,8 +8,11 @@
 // with one lane a warp loading (one sector a load, as the chase) say which part of the body
 // costs what, and stores that stay in L2 (a 4 MB region stored to again and again, never written
 // back during the launch) whether what the stores cost the loads lies in the L2 or beyond it, in
-// the write-backs to DRAM. Every launch starts with an L2 full of other lines (probe::L2Filler), so
-// its loads go to DRAM at every S.
+// the write-backs to DRAM. In the hits_ cases SMs 0-3 load (ld.global.cg, past L1) from a 128 KB
+// region of their own after the streamed arrays, each line again 16 iterations later, and store
+// nothing, beside the others' loads: whether the write-backs slow the L2 itself. Every
+// launch starts with an L2 full of other lines (probe::L2Filler), so the streamed loads go to DRAM
+// at every S.
 //
 //   stream_latency   CSV on stdout: case,sms,loads,lanes,stores,sm,warp,iter,t_issue,cycles for
 //                    every warp of SMs 0-3 (those of them that stream) and every iteration
@@ -27,33 +30,41 @@ namespace {
 
 constexpr int kThreads = 512, kWarps = kThreads / 32, kIters = 256, kRecordedSms = 4;
 constexpr size_t kResident = size_t(1) << 20;  // floats: 4 MB
+constexpr size_t kHotFloats = size_t(16) * kRecordedSms * kThreads;  // 128 KB, each line every 16 iterations
 
 struct Case {
   const char* name;
   int sms, loads, lanes, stores;  // stores: 0 none, 1 streamed (C[i]), 2 into kResident floats
+  bool hits = false;  // the recorded SMs load from kHotFloats after the streams (L2 hits), store nothing
 };
 
 // Two ints a warp an iteration in dynamic shared memory (the rest of which holds the SM to one
 // block): t_issue, cycles; copied to `out` at the end by the recorded SMs. After them a word a
 // thread that each loaded value is stored to before the clock is read (a static array, as
 // probe::clock_after_data has, would not fit beside the dynamic area that holds one block an SM).
-__global__ void streamLoop(const float* A, const float* B, float* C, int sms, int loads, int lanes, int stores,
-                           int* out) {
+__global__ void streamLoop(const float* A, const float* B, float* C, size_t n, int sms, int loads, int lanes,
+                           int stores, bool hits, int* out) {
   extern __shared__ int records[];
   volatile int* sink = records + 2 * kIters * kWarps;
   const unsigned sm = probe::smid();
   if (sm >= unsigned(sms)) return;
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const bool active = lane < unsigned(lanes);
+  const bool hit = hits && sm < kRecordedSms;
   const long long first = clock64();
   for (int it = 0; it < kIters; ++it) {
     const size_t i = (size_t(it) * sms + sm) * kThreads + threadIdx.x;
     const long long t0 = clock64();
     float v = 1.f;
-    if (active) v = loads == 2 ? A[i] + B[i] : A[i];
+    if (hit) {
+      const size_t h = n + ((it % 16) * kRecordedSms + sm) * kThreads + threadIdx.x;
+      v = __ldcg(&A[h]) + __ldcg(&B[h]);
+    } else if (active) {
+      v = loads == 2 ? A[i] + B[i] : A[i];
+    }
     sink[threadIdx.x] = __float_as_int(v);
     const long long t1 = clock64();
-    if (stores != 0 && active) C[stores == 1 ? i : i % kResident] = v;
+    if (stores != 0 && active && !hit) C[stores == 1 ? i : i % kResident] = v;
     if (lane == 0) {
       records[2 * (it * kWarps + warp)] = int(t0 - first);
       records[2 * (it * kWarps + warp) + 1] = int(t1 - t0);
@@ -71,8 +82,8 @@ int main(int argc, char** argv) {
   const cudaDeviceProp prop = probe::device_header();
   const int sms = prop.multiProcessorCount;
   const size_t n = size_t(sms) * kIters * kThreads;
-  float* a = probe::random_floats(n, 1);  // never zeros (METHOD.md)
-  float* b = probe::random_floats(n, 2);
+  float* a = probe::random_floats(n + kHotFloats, 1);  // never zeros (METHOD.md)
+  float* b = probe::random_floats(n + kHotFloats, 2);
   float* c;
   CK(cudaMalloc(&c, n * sizeof(float)));
   const size_t smem = probe::shared_bytes_for_blocks(streamLoop, 1, kThreads);
@@ -89,13 +100,17 @@ int main(int argc, char** argv) {
       {"no_store", 1, 2, 32, 0},   {"no_store", 33, 2, 32, 0},   {"no_store", sms, 2, 32, 0},
       {"one_load", 1, 1, 32, 0},   {"one_load", sms, 1, 32, 0},  {"one_lane", 1, 1, 1, 0},
       {"one_lane", sms, 1, 1, 0},      {"l2_store", 66, 2, 32, 2},       {"l2_store", sms, 2, 32, 2},
+      {"hits_alone", 4, 2, 32, 0, true}, {"hits_beside_no_store", sms, 2, 32, 0, true},
+      {"hits_beside_body", sms, 2, 32, 1, true},
   };
   if (mode.profiled) {  // under ncu, whose cache control flushes the L2 before each launch
     for (const Case& k : cases)
       probe::run_case(mode, std::string(k.name) + "_s" + std::to_string(k.sms),
                       probe::params("sms=%lld;loads=%lld;lanes=%lld", k.sms, k.loads, k.lanes) + ";stores=" +
-                          std::to_string(k.stores),
-                      [&] { streamLoop<<<sms, kThreads, smem>>>(a, b, c, k.sms, k.loads, k.lanes, k.stores, d); });
+                          std::to_string(k.stores) + ";hits=" + std::to_string(int(k.hits)),
+                      [&] {
+                        streamLoop<<<sms, kThreads, smem>>>(a, b, c, n, k.sms, k.loads, k.lanes, k.stores, k.hits, d);
+                      });
     return 0;
   }
   const probe::L2Filler filler;
@@ -106,7 +121,7 @@ int main(int argc, char** argv) {
       CK(cudaMemset(d, 0, count * sizeof(int)));
       filler.fill();
     }, [&] {
-      streamLoop<<<sms, kThreads, smem>>>(a, b, c, k.sms, k.loads, k.lanes, k.stores, d);
+      streamLoop<<<sms, kThreads, smem>>>(a, b, c, n, k.sms, k.loads, k.lanes, k.stores, k.hits, d);
     });
     const double bytes = double(k.sms) * kIters * kWarps * (k.lanes == 32 ? 128.0 : 4.0) * (k.loads + (k.stores != 0));
     printf("# %s kernel_ms=%.5f bytes=%.0f\n", name.c_str(), ms, bytes);
