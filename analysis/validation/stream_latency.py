@@ -6,14 +6,17 @@ launches under ncu: the bytes written to DRAM).
 
     analysis/validation/stream_latency.py [--warpsim BINARY]
 
-Prints one line per case: `CASE n p10 p50 p90 mean dram_write_tbps`, the cycles from the
+Prints one line per case: `CASE n p10 p50 p90 mean dram_write_tbps dram_read_tbps`, the cycles from the
 iteration's first clock read to its data (the first 16 iterations of each warp left out: the
 instruction cache and TLB warm up there), and ncu's DRAM bytes written over its time. Then
 `write_back_cost S CYCLES` for S = 33, 66 and 132 SMs: the mean of the body (loads and a streamed
 store, whose lines L2 writes back to DRAM as they age) less that of the same loads beside no store
 (S = 33) or beside stores that stay in L2 (66, 132), and `write_back_cost hits CYCLES`: the same
 for L2 hits (SMs 0-3 reading 128 KB of their own past L1 beside the other SMs' body, less beside
-their loads alone). Then `occupancy_k1 MEAN`: readOffset's loads
+their loads alone), and `write_back_cost lane0 CYCLES`: the body with one float stored a warp
+(as many lines written back, each with one sector dirty) less the loads beside stores that stay in
+L2. `read_cost three_loads CYCLES`: three loads a thread on 132 SMs (as many DRAM bytes as the body
+with its write-backs, all read) less on one SM. Then `occupancy_k1 MEAN`: readOffset's loads
 at n = 2^26 with one 512-thread block an SM (h200/store_acks_curve.csv.xz, t_data - t_start).
 With --warpsim, `model light MEAN` and `model loaded MEAN dram_write_tbps`: the same two loads'
 mean in `BINARY run --kernel readOffset --arch hopper-h200 --set sm.max_blocks=1 --timeline` on
@@ -36,7 +39,8 @@ DATA = os.path.join(HERE, "data", "h200")
 WARM_UP = 16
 CASES = ("body_s1", "body_s4", "body_s16", "body_s33", "body_s66", "body_s132", "no_store_s1", "no_store_s33",
          "no_store_s132", "one_load_s1", "one_load_s132", "one_lane_s1", "one_lane_s132", "l2_store_s66",
-         "l2_store_s132", "hits_alone_s4", "hits_beside_no_store_s132", "hits_beside_body_s132")
+         "l2_store_s132", "hits_alone_s4", "hits_beside_no_store_s132", "hits_beside_body_s132", "three_loads_s1",
+         "three_loads_s132", "lane0_store_s132")
 BASELINES = {33: "no_store_s33", 66: "l2_store_s66", 132: "l2_store_s132"}
 
 
@@ -54,11 +58,13 @@ def gpu_cycles(path):
     return cycles
 
 
-def write_tbps(path):
+def dram_tbps(path):
+    """case -> (DRAM bytes written, read) over the launch's time, TB/s, from ncu's rows."""
     out = {}
     for row in measured_csv.rows(path):
         value = lambda key: float(row[key].replace(",", ""))
-        out[row["case"]] = value("dram__bytes_write.sum") / value("gpu__time_duration.sum") / 1e3
+        ns = value("gpu__time_duration.sum")
+        out[row["case"]] = (value("dram__bytes_write.sum") / ns / 1e3, value("dram__bytes_read.sum") / ns / 1e3)
     return out
 
 
@@ -89,17 +95,19 @@ def main():
     ap.add_argument("--warpsim", help="a warpsim binary: print the model's means too")
     a = ap.parse_args()
     records, ncu = os.path.join(DATA, "stream_latency.csv.xz"), os.path.join(DATA, "stream_latency_ncu.csv")
-    cycles, writes = gpu_cycles(records), write_tbps(ncu)
+    cycles, dram = gpu_cycles(records), dram_tbps(ncu)
     means = {}
     for case in CASES:
-        if case not in cycles or case not in writes:
+        if case not in cycles or case not in dram:
             sys.exit(f"{records} / {ncu}: no case {case}")
         n, p10, p50, p90, mean = quantiles(cycles[case])
         means[case] = mean
-        print(f"{case} {n} {p10} {p50} {p90} {mean:.1f} {writes[case]:.3f}")
+        print(f"{case} {n} {p10} {p50} {p90} {mean:.1f} {dram[case][0]:.3f} {dram[case][1]:.3f}")
     for sms, baseline in BASELINES.items():
         print(f"write_back_cost {sms} {means[f'body_s{sms}'] - means[baseline]:.1f}")
     print(f"write_back_cost hits {means['hits_beside_body_s132'] - means['hits_beside_no_store_s132']:.1f}")
+    print(f"write_back_cost lane0 {means['lane0_store_s132'] - means['l2_store_s132']:.1f}")
+    print(f"read_cost three_loads {means['three_loads_s132'] - means['three_loads_s1']:.1f}")
     print(f"occupancy_k1 {occupancy_k1_mean():.1f}")
     if a.warpsim:
         light, _ = model_mean(a.warpsim, 1 << 19, 4)

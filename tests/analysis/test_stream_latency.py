@@ -2,8 +2,9 @@
 streamed load waits for on the H200. Alone (S = 1-4 SMs) readOffset's two loads take what the
 model gives them; 132 SMs reading 1 TB/s add little; stores that stay in L2 add nothing; the
 write-backs of a streamed store's lines add 70-120 cycles to every load's mean as they grow to
-0.37 TB/s (and 12 to an L2 hit's), as much as readOffset's loads wait beyond the unloaded mean at
-one block an SM on every SM. And the known gap it shows: hopper-h200's reads do not wait for its write-backs."""
+0.37 TB/s (and 12 to an L2 hit's), more where each line written back has one sector dirty, where
+reads alone of as many bytes add 26: as much as readOffset's loads wait beyond the unloaded mean
+at one block an SM on every SM. And the known gap it shows: hopper-h200's reads do not wait for its write-backs."""
 import os
 import subprocess
 import sys
@@ -20,7 +21,7 @@ def run(*args):
     out = {}
     for line in r.stdout.splitlines():
         words = line.split()
-        key = 2 if words[0] in ("write_back_cost", "model") else 1
+        key = 2 if words[0] in ("write_back_cost", "read_cost", "model") else 1
         out[" ".join(words[:key])] = [float(w) for w in words[key:]]
     return out
 
@@ -29,6 +30,7 @@ def main():
     out = run()
     mean = lambda case: out[case][4]
     writes = lambda case: out[case][5]
+    reads = lambda case: out[case][6]
     # What each case wrote to DRAM: nothing but the streamed stores' lines, once they outgrow L2.
     assert all(writes(c) < 0.01 for c in out if c.startswith(("no_store", "one_", "l2_store"))), out
     assert writes("body_s33") < writes("body_s66") < writes("body_s132"), out
@@ -46,6 +48,12 @@ def main():
     # more than beside the loads alone.
     assert mean("hits_alone_s4") < 420, out
     assert out["write_back_cost hits"][0] < 30, out
+    # Not the bytes: reads alone as heavy as the body's reads and writes together add under 40;
+    # one sector dirty a line costs at least as much as four, at under half the bytes written.
+    assert reads("three_loads_s132") > reads("body_s132") + writes("body_s132"), out
+    assert out["read_cost three_loads"][0] < 40, out
+    assert writes("lane0_store_s132") < 0.4 * writes("body_s132"), out
+    assert out["write_back_cost lane0"][0] > costs[2], (out, costs)
     # readOffset at one block an SM on every SM (its write-backs ~0.33 TB/s) waits as much beyond
     # the unloaded loads.
     excess = out["occupancy_k1"][0] - mean("body_s4")

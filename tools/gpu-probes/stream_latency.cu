@@ -10,18 +10,21 @@
 // back during the launch) whether what the stores cost the loads lies in the L2 or beyond it, in
 // the write-backs to DRAM. In the hits_ cases SMs 0-3 load (ld.global.cg, past L1) from a 128 KB
 // region of their own after the streamed arrays, each line again 16 iterations later, and store
-// nothing, beside the others' loads: whether the write-backs slow the L2 itself. Every
+// nothing, beside the others' loads: whether the write-backs slow the L2 itself. three_loads reads
+// C too (C[i] = A[i] + B[i] + C[i] without the store): as many DRAM bytes as the body moves with
+// its write-backs, all read. lane0_store stores one float a warp: as many lines written back as the
+// body's, each with one sector dirty: whether the cost follows the lines or the bytes. Every
 // launch starts with an L2 full of other lines (probe::L2Filler), so the streamed loads go to DRAM
 // at every S.
 //
 //   stream_latency   CSV on stdout: case,sms,loads,lanes,stores,sm,warp,iter,t_issue,cycles for
 //                    every warp of SMs 0-3 (those of them that stream) and every iteration
-//                    (stores: 0 none, 1 C[i], 2 into the 4 MB region): t_issue the iteration's
-//                    first clock read since the warp's first, cycles from it to the loaded data's
-//                    being there (stored to shared memory first, as probe::clock_after_data does,
-//                    in the dynamic area). A `# CASE kernel_ms=T bytes=B` line per case gives the
-//                    second of two launches' time (each after the L2 filler) and the bytes its
-//                    loads and stores asked for.
+//                    (stores: 0 none, 1 C[i], 2 into the 4 MB region, 3 C[i] by lane 0): t_issue
+//                    the iteration's first clock read since the warp's first, cycles from it to
+//                    the loaded data's being there (stored to shared memory first, as
+//                    probe::clock_after_data does, in the dynamic area). A `# CASE kernel_ms=T
+//                    bytes=B` line per case gives the second of two launches' time (each after
+//                    the L2 filler) and the bytes its loads and stores asked for.
 //   stream_latency --ncu   each case once after a "#case,NAME,PARAMS" line (probe::run_case), for
 //                    ncu, whose cache control empties the L2 before each launch
 #include "probe_common.cuh"
@@ -34,7 +37,8 @@ constexpr size_t kHotFloats = size_t(16) * kRecordedSms * kThreads;  // 128 KB, 
 
 struct Case {
   const char* name;
-  int sms, loads, lanes, stores;  // stores: 0 none, 1 streamed (C[i]), 2 into kResident floats
+  // stores: 0 none, 1 streamed (C[i]), 2 into kResident floats, 3 streamed by lane 0 alone
+  int sms, loads, lanes, stores;
   bool hits = false;  // the recorded SMs load from kHotFloats after the streams (L2 hits), store nothing
 };
 
@@ -60,11 +64,11 @@ __global__ void streamLoop(const float* A, const float* B, float* C, size_t n, i
       const size_t h = n + ((it % 16) * kRecordedSms + sm) * kThreads + threadIdx.x;
       v = __ldcg(&A[h]) + __ldcg(&B[h]);
     } else if (active) {
-      v = loads == 2 ? A[i] + B[i] : A[i];
+      v = loads == 3 ? A[i] + B[i] + C[i] : loads == 2 ? A[i] + B[i] : A[i];
     }
     sink[threadIdx.x] = __float_as_int(v);
     const long long t1 = clock64();
-    if (stores != 0 && active && !hit) C[stores == 1 ? i : i % kResident] = v;
+    if (stores != 0 && active && !hit && (stores != 3 || lane == 0)) C[stores == 2 ? i % kResident : i] = v;
     if (lane == 0) {
       records[2 * (it * kWarps + warp)] = int(t0 - first);
       records[2 * (it * kWarps + warp) + 1] = int(t1 - t0);
@@ -101,7 +105,8 @@ int main(int argc, char** argv) {
       {"one_load", 1, 1, 32, 0},   {"one_load", sms, 1, 32, 0},  {"one_lane", 1, 1, 1, 0},
       {"one_lane", sms, 1, 1, 0},      {"l2_store", 66, 2, 32, 2},       {"l2_store", sms, 2, 32, 2},
       {"hits_alone", 4, 2, 32, 0, true}, {"hits_beside_no_store", sms, 2, 32, 0, true},
-      {"hits_beside_body", sms, 2, 32, 1, true},
+      {"hits_beside_body", sms, 2, 32, 1, true}, {"three_loads", 1, 3, 32, 0}, {"three_loads", sms, 3, 32, 0},
+      {"lane0_store", sms, 2, 32, 3},
   };
   if (mode.profiled) {  // under ncu, whose cache control flushes the L2 before each launch
     for (const Case& k : cases)
@@ -123,7 +128,8 @@ int main(int argc, char** argv) {
     }, [&] {
       streamLoop<<<sms, kThreads, smem>>>(a, b, c, n, k.sms, k.loads, k.lanes, k.stores, k.hits, d);
     });
-    const double bytes = double(k.sms) * kIters * kWarps * (k.lanes == 32 ? 128.0 : 4.0) * (k.loads + (k.stores != 0));
+    const double stored = k.stores == 0 ? 0 : k.stores == 3 ? 1.0 / 32 : 1;  // of a load's bytes
+    const double bytes = double(k.sms) * kIters * kWarps * (k.lanes == 32 ? 128.0 : 4.0) * (k.loads + stored);
     printf("# %s kernel_ms=%.5f bytes=%.0f\n", name.c_str(), ms, bytes);
     const std::vector<int> h = probe::copy_back(d, count);
     for (int sm = 0; sm < std::min(k.sms, kRecordedSms); ++sm)
