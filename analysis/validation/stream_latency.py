@@ -16,7 +16,11 @@ for L2 hits (SMs 0-3 reading 128 KB of their own past L1 beside the other SMs' b
 their loads alone), and `write_back_cost lane0 CYCLES`: the body with one float stored a warp
 (as many lines written back, each with one sector dirty) less the loads beside stores that stay in
 L2. `read_cost three_loads CYCLES`: three loads a thread on 132 SMs (as many DRAM bytes as the body
-with its write-backs, all read) less on one SM. Then `occupancy_k1 MEAN`: readOffset's loads
+with its write-backs, all read) less on one SM. `write_back_cost quiet CYCLES`: SMs 0-3 loading as
+the others do but storing nothing, beside the others' body, less the loads alone everywhere.
+`write_back_cost sectors_even` and `sectors_odd`: SMs 0-3 loading one float from each of 32 lines
+a warp (even iterations: sector 0 of lines new to L2; odd: sector 2 of the same lines, a miss that
+takes no line) beside the others' body, less beside their loads alone. Then `occupancy_k1 MEAN`: readOffset's loads
 at n = 2^26 with one 512-thread block an SM (h200/store_acks_curve.csv.xz, t_data - t_start).
 With --warpsim, `model light MEAN` and `model loaded MEAN dram_write_tbps`: the same two loads'
 mean in `BINARY run --kernel readOffset --arch hopper-h200 --set sm.max_blocks=1 --timeline` on
@@ -40,7 +44,8 @@ WARM_UP = 16
 CASES = ("body_s1", "body_s4", "body_s16", "body_s33", "body_s66", "body_s132", "no_store_s1", "no_store_s33",
          "no_store_s132", "one_load_s1", "one_load_s132", "one_lane_s1", "one_lane_s132", "l2_store_s66",
          "l2_store_s132", "hits_alone_s4", "hits_beside_no_store_s132", "hits_beside_body_s132", "three_loads_s1",
-         "three_loads_s132", "lane0_store_s132")
+         "three_loads_s132", "lane0_store_s132", "quiet_beside_body_s132", "sectors_beside_no_store_s132_even",
+         "sectors_beside_no_store_s132_odd", "sectors_beside_body_s132_even", "sectors_beside_body_s132_odd")
 BASELINES = {33: "no_store_s33", 66: "l2_store_s66", 132: "l2_store_s132"}
 
 
@@ -51,10 +56,13 @@ def quantiles(values):
 
 
 def gpu_cycles(path):
+    """case -> its loads' cycles; the sectors_ cases split into CASE_even and CASE_odd."""
     cycles = collections.defaultdict(list)
     for row in measured_csv.rows(path):
-        if int(row["iter"]) >= WARM_UP:
-            cycles[row["case"]].append(int(row["cycles"]))
+        it = int(row["iter"])
+        if it >= WARM_UP:
+            case = row["case"] + (("_odd" if it % 2 else "_even") if row["case"].startswith("sectors_") else "")
+            cycles[case].append(int(row["cycles"]))
     return cycles
 
 
@@ -98,16 +106,21 @@ def main():
     cycles, dram = gpu_cycles(records), dram_tbps(ncu)
     means = {}
     for case in CASES:
-        if case not in cycles or case not in dram:
-            sys.exit(f"{records} / {ncu}: no case {case}")
+        launch = case.rsplit("_", 1)[0] if case.startswith("sectors_") else case
+        if case not in cycles or launch not in dram:
+            sys.exit(f"{records} / {ncu}: no case {launch}")
         n, p10, p50, p90, mean = quantiles(cycles[case])
         means[case] = mean
-        print(f"{case} {n} {p10} {p50} {p90} {mean:.1f} {dram[case][0]:.3f} {dram[case][1]:.3f}")
+        print(f"{case} {n} {p10} {p50} {p90} {mean:.1f} {dram[launch][0]:.3f} {dram[launch][1]:.3f}")
     for sms, baseline in BASELINES.items():
         print(f"write_back_cost {sms} {means[f'body_s{sms}'] - means[baseline]:.1f}")
     print(f"write_back_cost hits {means['hits_beside_body_s132'] - means['hits_beside_no_store_s132']:.1f}")
     print(f"write_back_cost lane0 {means['lane0_store_s132'] - means['l2_store_s132']:.1f}")
     print(f"read_cost three_loads {means['three_loads_s132'] - means['three_loads_s1']:.1f}")
+    print(f"write_back_cost quiet {means['quiet_beside_body_s132'] - means['no_store_s132']:.1f}")
+    for parity in ("even", "odd"):
+        cost = means[f"sectors_beside_body_s132_{parity}"] - means[f"sectors_beside_no_store_s132_{parity}"]
+        print(f"write_back_cost sectors_{parity} {cost:.1f}")
     print(f"occupancy_k1 {occupancy_k1_mean():.1f}")
     if a.warpsim:
         light, _ = model_mean(a.warpsim, 1 << 19, 4)

@@ -2,8 +2,9 @@
 streamed load waits for on the H200. Alone (S = 1-4 SMs) readOffset's two loads take what the
 model gives them; 132 SMs reading 1 TB/s add little; stores that stay in L2 add nothing; the
 write-backs of a streamed store's lines add 70-120 cycles to every load's mean as they grow to
-0.37 TB/s (and 12 to an L2 hit's), more where each line written back has one sector dirty, where
-reads alone of as many bytes add 26: as much as readOffset's loads wait beyond the unloaded mean
+0.39 TB/s (and 8 to an L2 hit's), to the loads of SMs that store nothing and to misses that take
+no line in L2, more where each line written back has one sector dirty, where reads alone of as
+many bytes add 4: as much as readOffset's loads wait beyond the unloaded mean
 at one block an SM on every SM. And the known gap it shows: hopper-h200's reads do not wait for its write-backs."""
 import os
 import subprocess
@@ -54,6 +55,12 @@ def main():
     assert out["read_cost three_loads"][0] < 40, out
     assert writes("lane0_store_s132") < 0.4 * writes("body_s132"), out
     assert out["write_back_cost lane0"][0] > costs[2], (out, costs)
+    # Not the storing SMs' own path: SMs that load as the others do but store nothing pay as much.
+    assert out["write_back_cost quiet"][0] > 0.8 * costs[2], (out, costs)
+    # Not the victims a miss writes back: a sector missing from a line already in L2 (a miss that
+    # takes no line) pays as much as one in a line new to L2.
+    even, odd = out["write_back_cost sectors_even"][0], out["write_back_cost sectors_odd"][0]
+    assert odd > 100 and odd > 0.8 * even, (even, odd)
     # readOffset at one block an SM on every SM (its write-backs ~0.33 TB/s) waits as much beyond
     # the unloaded loads.
     excess = out["occupancy_k1"][0] - mean("body_s4")

@@ -13,7 +13,13 @@
 // nothing, beside the others' loads: whether the write-backs slow the L2 itself. three_loads reads
 // C too (C[i] = A[i] + B[i] + C[i] without the store): as many DRAM bytes as the body moves with
 // its write-backs, all read. lane0_store stores one float a warp: as many lines written back as the
-// body's, each with one sector dirty: whether the cost follows the lines or the bytes. Every
+// body's, each with one sector dirty: whether the cost follows the lines or the bytes.
+// quiet_beside_body: SMs 0-3 stream their loads but store nothing, beside the others' body: whether
+// the write-backs hold every load on its way to DRAM, or the loads of the SMs whose stores wait
+// for them. sectors_beside_*: SMs 0-3 load, past L1, one float from each of 32 lines a warp, at
+// even iterations in sector 0 of new lines (a miss that takes a line in L2, and may have to write
+// its victim back), at odd ones in sector 2 of the same lines (a miss that takes none): whether
+// the loads wait for the write-backs of the lines they replace, or for DRAM's. Every
 // launch starts with an L2 full of other lines (probe::L2Filler), so the streamed loads go to DRAM
 // at every S.
 //
@@ -34,12 +40,17 @@ namespace {
 constexpr int kThreads = 512, kWarps = kThreads / 32, kIters = 256, kRecordedSms = 4;
 constexpr size_t kResident = size_t(1) << 20;  // floats: 4 MB
 constexpr size_t kHotFloats = size_t(16) * kRecordedSms * kThreads;  // 128 KB, each line every 16 iterations
+// 32 lines a warp every two iterations: sector 0 (a miss that takes a line), then sector 2 (a miss
+// in the line now there, which takes none)
+constexpr size_t kSectorFloats = size_t(kIters / 2) * kRecordedSms * kWarps * 32 * 32;
 
 struct Case {
   const char* name;
   // stores: 0 none, 1 streamed (C[i]), 2 into kResident floats, 3 streamed by lane 0 alone
   int sms, loads, lanes, stores;
   bool hits = false;  // the recorded SMs load from kHotFloats after the streams (L2 hits), store nothing
+  bool quiet = false;  // the recorded SMs stream their loads as the others do but store nothing
+  bool sectors = false;  // the recorded SMs load one sector of 32 lines a warp, from kSectorFloats
 };
 
 // Two ints a warp an iteration in dynamic shared memory (the rest of which holds the SM to one
@@ -47,14 +58,15 @@ struct Case {
 // thread that each loaded value is stored to before the clock is read (a static array, as
 // probe::clock_after_data has, would not fit beside the dynamic area that holds one block an SM).
 __global__ void streamLoop(const float* A, const float* B, float* C, size_t n, int sms, int loads, int lanes,
-                           int stores, bool hits, int* out) {
+                           int stores, bool hits, bool quiet, bool sectors, int* out) {
   extern __shared__ int records[];
   volatile int* sink = records + 2 * kIters * kWarps;
   const unsigned sm = probe::smid();
   if (sm >= unsigned(sms)) return;
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const bool active = lane < unsigned(lanes);
-  const bool hit = hits && sm < kRecordedSms;
+  const bool hit = hits && sm < kRecordedSms, sector = sectors && sm < kRecordedSms;
+  const bool silent = hit || sector || (quiet && sm < kRecordedSms);
   const long long first = clock64();
   for (int it = 0; it < kIters; ++it) {
     const size_t i = (size_t(it) * sms + sm) * kThreads + threadIdx.x;
@@ -63,12 +75,15 @@ __global__ void streamLoop(const float* A, const float* B, float* C, size_t n, i
     if (hit) {
       const size_t h = n + ((it % 16) * kRecordedSms + sm) * kThreads + threadIdx.x;
       v = __ldcg(&A[h]) + __ldcg(&B[h]);
+    } else if (sector) {
+      const size_t line = n + kHotFloats + ((size_t(it / 2) * kRecordedSms + sm) * kWarps + warp) * 32 * 32 + lane * 32;
+      v = __ldcg(&A[line + (it % 2 == 0 ? 0 : 16)]);
     } else if (active) {
       v = loads == 3 ? A[i] + B[i] + C[i] : loads == 2 ? A[i] + B[i] : A[i];
     }
     sink[threadIdx.x] = __float_as_int(v);
     const long long t1 = clock64();
-    if (stores != 0 && active && !hit && (stores != 3 || lane == 0)) C[stores == 2 ? i % kResident : i] = v;
+    if (stores != 0 && active && !silent && (stores != 3 || lane == 0)) C[stores == 2 ? i % kResident : i] = v;
     if (lane == 0) {
       records[2 * (it * kWarps + warp)] = int(t0 - first);
       records[2 * (it * kWarps + warp) + 1] = int(t1 - t0);
@@ -86,7 +101,7 @@ int main(int argc, char** argv) {
   const cudaDeviceProp prop = probe::device_header();
   const int sms = prop.multiProcessorCount;
   const size_t n = size_t(sms) * kIters * kThreads;
-  float* a = probe::random_floats(n + kHotFloats, 1);  // never zeros (METHOD.md)
+  float* a = probe::random_floats(n + kHotFloats + kSectorFloats, 1);  // never zeros (METHOD.md)
   float* b = probe::random_floats(n + kHotFloats, 2);
   float* c;
   CK(cudaMalloc(&c, n * sizeof(float)));
@@ -106,28 +121,31 @@ int main(int argc, char** argv) {
       {"one_lane", sms, 1, 1, 0},      {"l2_store", 66, 2, 32, 2},       {"l2_store", sms, 2, 32, 2},
       {"hits_alone", 4, 2, 32, 0, true}, {"hits_beside_no_store", sms, 2, 32, 0, true},
       {"hits_beside_body", sms, 2, 32, 1, true}, {"three_loads", 1, 3, 32, 0}, {"three_loads", sms, 3, 32, 0},
-      {"lane0_store", sms, 2, 32, 3},
+      {"lane0_store", sms, 2, 32, 3},  {"quiet_beside_body", sms, 2, 32, 1, false, true},
+      {"sectors_beside_no_store", sms, 2, 32, 0, false, false, true},
+      {"sectors_beside_body", sms, 2, 32, 1, false, false, true},
+  };
+  auto launch = [&](const Case& k) {
+    streamLoop<<<sms, kThreads, smem>>>(a, b, c, n, k.sms, k.loads, k.lanes, k.stores, k.hits, k.quiet, k.sectors, d);
   };
   if (mode.profiled) {  // under ncu, whose cache control flushes the L2 before each launch
     for (const Case& k : cases)
       probe::run_case(mode, std::string(k.name) + "_s" + std::to_string(k.sms),
                       probe::params("sms=%lld;loads=%lld;lanes=%lld", k.sms, k.loads, k.lanes) + ";stores=" +
-                          std::to_string(k.stores) + ";hits=" + std::to_string(int(k.hits)),
-                      [&] {
-                        streamLoop<<<sms, kThreads, smem>>>(a, b, c, n, k.sms, k.loads, k.lanes, k.stores, k.hits, d);
-                      });
+                          std::to_string(k.stores) + ";hits=" + std::to_string(int(k.hits)) +
+                          ";quiet=" + std::to_string(int(k.quiet)) + ";sectors=" + std::to_string(int(k.sectors)),
+                      [&] { launch(k); });
     return 0;
   }
   const probe::L2Filler filler;
   printf("case,sms,loads,lanes,stores,sm,warp,iter,t_issue,cycles\n");
   for (const Case& k : cases) {
     const std::string name = std::string(k.name) + "_s" + std::to_string(k.sms);
-    const float ms = probe::second_of_two_ms([&](int) {
+    const auto before = [&](int) {
       CK(cudaMemset(d, 0, count * sizeof(int)));
       filler.fill();
-    }, [&] {
-      streamLoop<<<sms, kThreads, smem>>>(a, b, c, n, k.sms, k.loads, k.lanes, k.stores, k.hits, d);
-    });
+    };
+    const float ms = probe::second_of_two_ms(before, [&] { launch(k); });
     const double stored = k.stores == 0 ? 0 : k.stores == 3 ? 1.0 / 32 : 1;  // of a load's bytes
     const double bytes = double(k.sms) * kIters * kWarps * (k.lanes == 32 ? 128.0 : 4.0) * (k.loads + stored);
     printf("# %s kernel_ms=%.5f bytes=%.0f\n", name.c_str(), ms, bytes);
