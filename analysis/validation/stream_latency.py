@@ -6,9 +6,10 @@ launches under ncu: the bytes written to DRAM).
 
     analysis/validation/stream_latency.py [--warpsim BINARY]
 
-Prints one line per case: `CASE n p10 p50 p90 mean dram_write_tbps dram_read_tbps`, the cycles from the
-iteration's first clock read to its data (the first 16 iterations of each warp left out: the
-instruction cache and TLB warm up there), and ncu's DRAM bytes written over its time. Then
+Prints one line per case: `CASE n p10 p50 p90 mean dram_write_tbps dram_read_tbps`, the cycles
+from the iteration's first clock read to its data (the first 16 iterations of each warp left out:
+the instruction cache and TLB warm up there), and ncu's DRAM bytes written and read over its time.
+Then
 `write_back_cost S CYCLES` for S = 33, 66 and 132 SMs: the mean of the body (loads and a streamed
 store, whose lines L2 writes back to DRAM as they age) less that of the same loads beside no store
 (S = 33) or beside stores that stay in L2 (66, 132), and `write_back_cost hits CYCLES`: the same
@@ -20,8 +21,9 @@ with its write-backs, all read) less on one SM. `write_back_cost quiet CYCLES`: 
 the others do but storing nothing, beside the others' body, less the loads alone everywhere.
 `write_back_cost sectors_even` and `sectors_odd`: SMs 0-3 loading one float from each of 32 lines
 a warp (even iterations: sector 0 of lines new to L2; odd: sector 2 of the same lines, a miss that
-takes no line) beside the others' body, less beside their loads alone. Then `occupancy_k1 MEAN`: readOffset's loads
-at n = 2^26 with one 512-thread block an SM (h200/store_acks_curve.csv.xz, t_data - t_start).
+takes no line) beside the others' body, less beside their loads alone. Then `occupancy_k1 MEAN`:
+readOffset's loads at n = 2^26 with one 512-thread block an SM (h200/store_acks_curve.csv.xz,
+t_data - t_start).
 With --warpsim, `model light MEAN` and `model loaded MEAN dram_write_tbps`: the same two loads'
 mean in `BINARY run --kernel readOffset --arch hopper-h200 --set sm.max_blocks=1 --timeline` on
 4 SMs (n = 2^19: nothing written back) and on all of them (n = 2^26), its warps' first and second
@@ -77,9 +79,10 @@ def dram_tbps(path):
 
 
 def occupancy_k1_mean():
-    rows = [r for r in measured_csv.rows(os.path.join(DATA, "store_acks_curve.csv.xz")) if r["case"] == "readOffset_k1_sm0"]
+    path = os.path.join(DATA, "store_acks_curve.csv.xz")
+    rows = [r for r in measured_csv.rows(path) if r["case"] == "readOffset_k1_sm0"]
     if not rows:
-        sys.exit(f"{DATA}/store_acks_curve.csv.xz: no case readOffset_k1_sm0")
+        sys.exit(f"{path}: no case readOffset_k1_sm0")
     return sum(int(r["t_data"]) - int(r["t_start"]) for r in rows) / len(rows)
 
 
