@@ -63,10 +63,11 @@ const char* const kLargeOccupancyH200 =
     "slot again ~450-510 cycles after its last warp (h100-measured/store_acks*, h200/store_acks*; "
     "docs/model.md, \"Occupancy as ncu counts it\"). Writes that take the bus time a refresh leaves them "
     "are acknowledged sooner, and the copies' 0.713-0.719 became 0.722-0.730 (docs/model.md, the strided "
-    "curves). The warps' own lives differ too: while stored lines are written back to DRAM, every load "
-    "that goes there waits longer on the H200 (+61 cycles a load at 0.16 TB/s written, +107 at 0.38; "
-    "h200/stream_latency*, analysis/validation/stream_latency.py), where the model's reads wait at most "
-    "for the write bursts ahead of them (+9; docs/model.md, \"What a streamed load waits for\").";
+    "curves). The warps' own lives differ too: while stored lines are written back to DRAM beside "
+    "the reads, every load that goes there waits longer on the H200 (+67 cycles a load at 0.16 TB/s "
+    "written, +108 at 0.38; beside hardly any reads +10 at 0.23; h200/stream_latency*, "
+    "analysis/validation/stream_latency.py), where the model's reads wait at most for the write bursts "
+    "ahead of them (+9; docs/model.md, \"What a streamed load waits for\").";
 
 std::map<std::string, std::vector<KnownGap>> build() {
   std::map<std::string, std::vector<KnownGap>> gaps;

@@ -4,11 +4,21 @@ import csv
 import lzma
 
 
-def data_lines(path):
-    """The file's lines less its '#' lines; a name ending in .xz is read through xz."""
+def lines(path):
+    """The file's lines; a name ending in .xz is read through xz."""
     opener = lzma.open if path.endswith(".xz") else open
     with opener(path, "rt") as f:
-        return [line for line in f if not line.startswith("#")]
+        return f.readlines()
+
+
+def data_lines(path):
+    """The file's lines less its '#' lines."""
+    return [line for line in lines(path) if not line.startswith("#")]
+
+
+def comment_lines(path):
+    """The file's '#' lines, in order."""
+    return [line for line in lines(path) if line.startswith("#")]
 
 
 def rows(path):

@@ -21,7 +21,12 @@ with its write-backs, all read) less on one SM. `write_back_cost quiet CYCLES`: 
 the others do but storing nothing, beside the others' body, less the loads alone everywhere.
 `write_back_cost sectors_even` and `sectors_odd`: SMs 0-3 loading one float from each of 32 lines
 a warp (even iterations: sector 0 of lines new to L2; odd: sector 2 of the same lines, a miss that
-takes no line) beside the others' body, less beside their loads alone. Then `occupancy_k1 MEAN`:
+takes no line) beside the others' body, less beside their loads alone. `paced PACE MEAN TBPS
+COST` for each pace of the paced_ cases: one sector a warp loaded on SMs 0-3 beside the other SMs'
+stores alone, each warp sleeping PACE ns after each line (L2 full of dirty lines, so each line
+stored is one written back): the loads' mean, the lines written back x 128 B over the launch's
+time (from the records file's `#` lines), and the mean less that without writers. Then
+`occupancy_k1 MEAN`:
 readOffset's loads at n = 2^26 with one 512-thread block an SM (h200/store_acks_curve.csv.xz,
 t_data - t_start).
 With --warpsim, `model light MEAN` and `model loaded MEAN dram_write_tbps`: the same two loads'
@@ -49,6 +54,7 @@ CASES = ("body_s1", "body_s4", "body_s16", "body_s33", "body_s66", "body_s132", 
          "three_loads_s132", "lane0_store_s132", "quiet_beside_body_s132", "sectors_beside_no_store_s132_even",
          "sectors_beside_no_store_s132_odd", "sectors_beside_body_s132_even", "sectors_beside_body_s132_odd")
 BASELINES = {33: "no_store_s33", 66: "l2_store_s66", 132: "l2_store_s132"}
+PACES = ("none", "w10000", "w2500", "w700", "w250", "w0")  # paced_*_s132: the writers' sleep, ns
 
 
 def quantiles(values):
@@ -75,6 +81,18 @@ def dram_tbps(path):
         value = lambda key: float(row[key].replace(",", ""))
         ns = value("gpu__time_duration.sum")
         out[row["case"]] = (value("dram__bytes_write.sum") / ns / 1e3, value("dram__bytes_read.sum") / ns / 1e3)
+    return out
+
+
+def paced_write_tbps(path):
+    """paced case -> the lines its writers stored (each one L2 wrote back) x 128 B over its time,
+    TB/s, from the records file's `# CASE kernel_ms=T bytes=B lines_stored=N` lines."""
+    out = {}
+    for line in measured_csv.comment_lines(path):
+        words = line[1:].split()
+        if words and words[0].startswith("paced_"):
+            facts = dict(w.split("=", 1) for w in words[1:])
+            out[words[0]] = int(facts["lines_stored"]) * 128 / (float(facts["kernel_ms"]) * 1e9)
     return out
 
 
@@ -124,6 +142,13 @@ def main():
     for parity in ("even", "odd"):
         cost = means[f"sectors_beside_body_s132_{parity}"] - means[f"sectors_beside_no_store_s132_{parity}"]
         print(f"write_back_cost sectors_{parity} {cost:.1f}")
+    paced = paced_write_tbps(records)
+    for pace in PACES:
+        case = f"paced_{pace}_s132"
+        if case not in cycles or case not in paced:
+            sys.exit(f"{records}: no case {case}")
+        mean = quantiles(cycles[case])[4]
+        print(f"paced {pace} {mean:.1f} {paced[case]:.3f} {mean - quantiles(cycles['paced_none_s132'])[4]:.1f}")
     print(f"occupancy_k1 {occupancy_k1_mean():.1f}")
     if a.warpsim:
         light, _ = model_mean(a.warpsim, 1 << 19, 4)

@@ -4,8 +4,8 @@ model gives them; 132 SMs reading 1 TB/s add little; stores that stay in L2 add 
 write-backs of a streamed store's lines add 60-110 cycles to every load's mean as they grow to
 0.38 TB/s (and 8 to an L2 hit's), as much to the loads of SMs that store nothing and to misses
 that take no line in L2, more where each line written back has one sector dirty, where reads
-alone of as many bytes add 4: as much as readOffset's loads wait beyond the unloaded mean at one
-block an SM on every SM. And the known gap it shows: hopper-h200's reads do not wait for its
+alone of as many bytes add 4, and write-backs beside hardly any reads cost little: as much as
+readOffset's loads wait beyond the unloaded mean at one block an SM on every SM. And the known gap it shows: hopper-h200's reads do not wait for its
 write-backs."""
 import os
 import subprocess
@@ -23,7 +23,7 @@ def run(*args):
     out = {}
     for line in r.stdout.splitlines():
         words = line.split()
-        key = 2 if words[0] in ("write_back_cost", "read_cost", "model") else 1
+        key = 2 if words[0] in ("write_back_cost", "read_cost", "model", "paced") else 1
         out[" ".join(words[:key])] = [float(w) for w in words[key:]]
     return out
 
@@ -62,6 +62,12 @@ def main():
     # takes no line) pays as much as one in a line new to L2.
     even, odd = out["write_back_cost sectors_even"][0], out["write_back_cost sectors_odd"][0]
     assert odd > 100 and odd > 0.8 * even, (even, odd)
+    # It needs the reads beside the write-backs: with hardly any reads beside them (one sector a
+    # warp on 4 SMs, the other SMs storing alone), write-backs at 0.23 TB/s cost a load under 20
+    # cycles, and at 0.89 TB/s less than the body's at 0.38 TB/s beside its 0.96 TB/s of reads.
+    paced = {pace: out[f"paced {pace}"] for pace in ("w10000", "w2500", "w700", "w250")}
+    assert all(p[1] < 0.3 and p[2] < 20 for p in (paced["w10000"], paced["w2500"], paced["w700"])), paced
+    assert paced["w250"][1] > 2 * writes("body_s132") and paced["w250"][2] < costs[2], (paced, costs)
     # readOffset at one block an SM on every SM (its write-backs ~0.33 TB/s) waits as much beyond
     # the unloaded loads.
     excess = out["occupancy_k1"][0] - mean("body_s4")

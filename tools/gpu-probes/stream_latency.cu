@@ -19,9 +19,10 @@
 // for them. sectors_beside_*: SMs 0-3 load, past L1, one float from each of 32 lines a warp, at
 // even iterations in sector 0 of new lines (a miss that takes a line in L2, and may have to write
 // its victim back), at odd ones in sector 2 of the same lines (a miss that takes none): whether
-// the loads wait for the write-backs of the lines they replace, or for DRAM's. Every
-// launch starts with an L2 full of other lines (probe::L2Filler), so the streamed loads go to DRAM
-// at every S.
+// the loads wait for the write-backs of the lines they replace, or for DRAM's. paced_*: one
+// sector a warp on SMs 0-3 beside the other SMs' stores alone, paced (pacedWrites): the
+// write-backs' cost as their rate grows, with hardly any reads beside them. Every launch starts
+// with an L2 full of other lines (probe::L2Filler), so the streamed loads go to DRAM at every S.
 //
 //   stream_latency   CSV on stdout: case,sms,loads,lanes,stores,sm,warp,iter,t_issue,cycles for
 //                    every warp of SMs 0-3 (those of them that stream) and every iteration
@@ -30,7 +31,9 @@
 //                    the loaded data's being there (stored to shared memory first, as
 //                    probe::clock_after_data does, in the dynamic area). A `# CASE kernel_ms=T
 //                    bytes=B` line per case gives the second of two launches' time (each after
-//                    the L2 filler) and the bytes its loads and stores asked for.
+//                    the L2 filler) and the bytes its loads and stores asked for (paced_: the
+//                    readers' loads, after B is written instead of the filler; lines_stored: the
+//                    writers' lines, as many as L2 wrote back).
 //   stream_latency --ncu   each case once after a "#case,NAME,PARAMS" line (probe::run_case), for
 //                    ncu, whose cache control empties the L2 before each launch
 #include "probe_common.cuh"
@@ -51,6 +54,7 @@ struct Case {
   bool hits = false;  // the recorded SMs load from kHotFloats after the streams (L2 hits), store nothing
   bool quiet = false;  // the recorded SMs stream their loads as the others do but store nothing
   bool sectors = false;  // the recorded SMs load one sector of 32 lines a warp, from kSectorFloats
+  int pace_ns = -1;  // >= 0: a paced_ case (pacedWrites), the writers' sleep; -2: its readers alone
 };
 
 // Two ints a warp an iteration in dynamic shared memory (the rest of which holds the SM to one
@@ -94,6 +98,48 @@ __global__ void streamLoop(const float* A, const float* B, float* C, size_t n, i
     for (int r = threadIdx.x; r < 2 * kIters * kWarps; r += kThreads) out[sm * 2 * kIters * kWarps + r] = records[r];
 }
 
+// paced_ cases: lane 0 of each warp of SMs 0-3 loads one float of a line of its own (one sector a
+// load, as the pointer chase), timed as streamLoop times its loads, while every warp of the other
+// SMs stores a line of C, then sleeps `pace_ns` (0: none), until the readers' blocks are done
+// (`done` reaches `until`: a counter that each launch's readers add kRecordedSms to; looked at
+// every 16 lines, not to make the writers wait for L2). Each launch starts with L2 full of dirty
+// lines (main: B just written), so every line stored makes L2 write a line back: `lines` counts
+// them. The write-backs' cost to a read with hardly any reads beside it, as their rate grows.
+__global__ void pacedWrites(const float* A, float* C, size_t n, unsigned pace_ns, bool writers, unsigned* done,
+                            unsigned until, unsigned long long* lines, int* out) {
+  extern __shared__ int records[];
+  volatile int* sink = records + 2 * kIters * kWarps;
+  const unsigned sm = probe::smid(), warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (sm >= kRecordedSms) {
+    if (!writers) return;
+    const size_t step = size_t(gridDim.x) * kThreads;
+    unsigned long long stored = 0;
+    size_t i = size_t(sm) * kThreads + threadIdx.x;
+    while (*reinterpret_cast<volatile unsigned*>(done) < until)
+      for (int k = 0; k < 16; ++k, ++stored) {
+        C[i] = 1.f;
+        i = i + step < n ? i + step : (i + step) % n;
+        if (pace_ns != 0) __nanosleep(pace_ns);
+      }
+    if (lane == 0) atomicAdd(lines, stored);
+    return;
+  }
+  const long long first = clock64();
+  for (int it = 0; it < kIters; ++it) {
+    const long long t0 = clock64();
+    const float v = lane == 0 ? A[(size_t(it) * kRecordedSms + sm) * kThreads + warp * 32] : 1.f;
+    sink[threadIdx.x] = __float_as_int(v);
+    const long long t1 = clock64();
+    if (lane == 0) {
+      records[2 * (it * kWarps + warp)] = int(t0 - first);
+      records[2 * (it * kWarps + warp) + 1] = int(t1 - t0);
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) atomicAdd(done, 1u);
+  for (int r = threadIdx.x; r < 2 * kIters * kWarps; r += kThreads) out[sm * 2 * kIters * kWarps + r] = records[r];
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -106,6 +152,10 @@ int main(int argc, char** argv) {
   float* c;
   CK(cudaMalloc(&c, n * sizeof(float)));
   const size_t smem = probe::shared_bytes_for_blocks(streamLoop, 1, kThreads);
+  if (probe::shared_bytes_for_blocks(pacedWrites, 1, kThreads) != smem) {
+    fprintf(stderr, "the two kernels need different shared memory for one block an SM\n");
+    return 1;
+  }
   if (smem < (2 * kIters * kWarps + kThreads) * sizeof(int)) {
     fprintf(stderr, "%zu bytes of shared memory cannot hold the records\n", smem);
     return 1;
@@ -124,16 +174,35 @@ int main(int argc, char** argv) {
       {"lane0_store", sms, 2, 32, 3},  {"quiet_beside_body", sms, 2, 32, 1, false, true},
       {"sectors_beside_no_store", sms, 2, 32, 0, false, false, true},
       {"sectors_beside_body", sms, 2, 32, 1, false, false, true},
+      {"paced_none", sms, 1, 1, 0, false, false, false, -2},
+      {"paced_w10000", sms, 1, 1, 1, false, false, false, 10000},
+      {"paced_w2500", sms, 1, 1, 1, false, false, false, 2500},
+      {"paced_w700", sms, 1, 1, 1, false, false, false, 700},
+      {"paced_w250", sms, 1, 1, 1, false, false, false, 250},
+      {"paced_w0", sms, 1, 1, 1, false, false, false, 0},
   };
+  unsigned* done;
+  CK(cudaMalloc(&done, sizeof(unsigned)));
+  CK(cudaMemset(done, 0, sizeof(unsigned)));
+  unsigned long long* lines;
+  CK(cudaMalloc(&lines, sizeof(unsigned long long)));
+  unsigned launches = 0;  // of pacedWrites: `done` counts their readers' blocks
   auto launch = [&](const Case& k) {
-    streamLoop<<<sms, kThreads, smem>>>(a, b, c, n, k.sms, k.loads, k.lanes, k.stores, k.hits, k.quiet, k.sectors, d);
+    if (k.pace_ns == -1) {
+      streamLoop<<<sms, kThreads, smem>>>(a, b, c, n, k.sms, k.loads, k.lanes, k.stores, k.hits, k.quiet, k.sectors, d);
+      return;
+    }
+    ++launches;
+    pacedWrites<<<sms, kThreads, smem>>>(a, c, n, unsigned(std::max(k.pace_ns, 0)), k.pace_ns != -2, done,
+                                         launches * kRecordedSms, lines, d);
   };
   if (mode.profiled) {  // under ncu, whose cache control flushes the L2 before each launch
     for (const Case& k : cases)
       probe::run_case(mode, std::string(k.name) + "_s" + std::to_string(k.sms),
                       probe::params("sms=%lld;loads=%lld;lanes=%lld", k.sms, k.loads, k.lanes) + ";stores=" +
                           std::to_string(k.stores) + ";hits=" + std::to_string(int(k.hits)) +
-                          ";quiet=" + std::to_string(int(k.quiet)) + ";sectors=" + std::to_string(int(k.sectors)),
+                          ";quiet=" + std::to_string(int(k.quiet)) + ";sectors=" + std::to_string(int(k.sectors)) +
+                          ";pace_ns=" + std::to_string(k.pace_ns),
                       [&] { launch(k); });
     return 0;
   }
@@ -143,12 +212,22 @@ int main(int argc, char** argv) {
     const std::string name = std::string(k.name) + "_s" + std::to_string(k.sms);
     const auto before = [&](int) {
       CK(cudaMemset(d, 0, count * sizeof(int)));
-      filler.fill();
+      CK(cudaMemset(lines, 0, sizeof(unsigned long long)));
+      if (k.pace_ns == -1) {
+        filler.fill();
+      } else {  // L2 full of dirty lines: B's, which the paced cases do not read
+        CK(cudaMemset(b, 0x3f, n * sizeof(float)));
+        CK(cudaDeviceSynchronize());
+      }
     };
     const float ms = probe::second_of_two_ms(before, [&] { launch(k); });
     const double stored = k.stores == 0 ? 0 : k.stores == 3 ? 1.0 / 32 : 1;  // of a load's bytes
-    const double bytes = double(k.sms) * kIters * kWarps * (k.lanes == 32 ? 128.0 : 4.0) * (k.loads + stored);
-    printf("# %s kernel_ms=%.5f bytes=%.0f\n", name.c_str(), ms, bytes);
+    const double bytes = k.pace_ns != -1  // paced_: the readers' loads (ncu gives the writes)
+                             ? double(kRecordedSms) * kIters * kWarps * 4.0
+                             : double(k.sms) * kIters * kWarps * (k.lanes == 32 ? 128.0 : 4.0) * (k.loads + stored);
+    unsigned long long lines_stored = 0;
+    CK(cudaMemcpy(&lines_stored, lines, sizeof lines_stored, cudaMemcpyDeviceToHost));
+    printf("# %s kernel_ms=%.5f bytes=%.0f lines_stored=%llu\n", name.c_str(), ms, bytes, lines_stored);
     const std::vector<int> h = probe::copy_back(d, count);
     for (int sm = 0; sm < std::min(k.sms, kRecordedSms); ++sm)
       for (int it = 0; it < kIters; ++it)
