@@ -16,11 +16,6 @@ def data_lines(path):
     return [line for line in lines(path) if not line.startswith("#")]
 
 
-def comment_lines(path):
-    """The file's '#' lines, in order."""
-    return [line for line in lines(path) if line.startswith("#")]
-
-
 def rows(path):
     """The file's CSV rows as dicts, keyed by the first line that is not a '#' line."""
     return list(csv.DictReader(data_lines(path)))

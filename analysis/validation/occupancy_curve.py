@@ -53,15 +53,23 @@ def gpu_rows():
     return out
 
 
+def run_readoffset(binary, timeline, blocks_per_sm, n=1 << 26, sms=None):
+    """`binary run`'s --json result for readOffset in 512-thread blocks on hopper-h200 in ncu's mode,
+    with room for `blocks_per_sm` blocks an SM (on `sms` SMs where given), its timeline written to
+    `timeline`."""
+    command = [binary, "run", "--kernel", "readOffset", "-p", f"n={n}", "-p", "block=512", "--arch", "hopper-h200",
+               "--set", f"sm.max_blocks={blocks_per_sm}", "--ncu", "--json", "--timeline", timeline]
+    if sms is not None:
+        command += ["--set", f"gpu.sms={sms}"]
+    return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+
+
 def model_rows(binary):
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         for k in KS:
             timeline = os.path.join(tmp, f"k{k}.csv")
-            run = subprocess.run([binary, "run", "--kernel", "readOffset", "-p", "n=67108864", "-p", "block=512", "--arch",
-                                  "hopper-h200", "--set", f"sm.max_blocks={k}", "--ncu", "--json", "--timeline",
-                                  timeline], capture_output=True, text=True, check=True)
-            result = json.loads(run.stdout)
+            result = run_readoffset(binary, timeline, k)
             out.append((k, result["time_ms"] * 1e3, result["metrics"]["achieved_occupancy"],
                         100 * result["metrics"]["utilization"]["dram"]) + on_sm0(timeline, None, k))
     return out

@@ -37,13 +37,13 @@ load data less their start.
 import argparse
 import collections
 import csv
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
+import block_slots
 import measured_csv
+import occupancy_curve
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data", "h200")
@@ -57,21 +57,29 @@ BASELINES = {33: "no_store_s33", 66: "l2_store_s66", 132: "l2_store_s132"}
 PACES = ("none", "w10000", "w2500", "w700", "w250", "w0")  # paced_*_s132: the writers' sleep, ns
 
 
-def quantiles(values):
+def summary(values):
+    """n, 10th, 50th and 90th percentile (block_slots.quantile), and mean of `values`."""
     v = sorted(values)
-    n = len(v)
-    return n, v[int(0.1 * (n - 1))], v[int(0.5 * (n - 1))], v[int(0.9 * (n - 1))], sum(v) / n
+    return (len(v),) + tuple(block_slots.quantile(v, q) for q in (0.1, 0.5, 0.9)) + (sum(v) / len(v),)
 
 
-def gpu_cycles(path):
-    """case -> its loads' cycles; the sectors_ cases split into CASE_even and CASE_odd."""
-    cycles = collections.defaultdict(list)
-    for row in measured_csv.rows(path):
+def gpu_records(path):
+    """From the records file, read once: case -> its loads' cycles (the sectors_ cases split into
+    CASE_even and CASE_odd), and paced case -> the lines its writers stored (each one L2 wrote
+    back) x 128 B over its time, TB/s, from its `# CASE kernel_ms=T bytes=B lines_stored=N` line."""
+    cycles, paced = collections.defaultdict(list), {}
+    lines = measured_csv.lines(path)
+    for line in lines:
+        words = line[1:].split() if line.startswith("#") else []
+        if words and words[0].startswith("paced_"):
+            facts = dict(w.split("=", 1) for w in words[1:])
+            paced[words[0]] = int(facts["lines_stored"]) * 128 / (float(facts["kernel_ms"]) * 1e9)
+    for row in csv.DictReader(line for line in lines if not line.startswith("#")):
         it = int(row["iter"])
         if it >= WARM_UP:
             case = row["case"] + (("_odd" if it % 2 else "_even") if row["case"].startswith("sectors_") else "")
             cycles[case].append(int(row["cycles"]))
-    return cycles
+    return cycles, paced
 
 
 def dram_tbps(path):
@@ -84,18 +92,6 @@ def dram_tbps(path):
     return out
 
 
-def paced_write_tbps(path):
-    """paced case -> the lines its writers stored (each one L2 wrote back) x 128 B over its time,
-    TB/s, from the records file's `# CASE kernel_ms=T bytes=B lines_stored=N` lines."""
-    out = {}
-    for line in measured_csv.comment_lines(path):
-        words = line[1:].split()
-        if words and words[0].startswith("paced_"):
-            facts = dict(w.split("=", 1) for w in words[1:])
-            out[words[0]] = int(facts["lines_stored"]) * 128 / (float(facts["kernel_ms"]) * 1e9)
-    return out
-
-
 def occupancy_k1_mean():
     path = os.path.join(DATA, "store_acks_curve.csv.xz")
     rows = [r for r in measured_csv.rows(path) if r["case"] == "readOffset_k1_sm0"]
@@ -105,18 +101,14 @@ def occupancy_k1_mean():
 
 
 def model_mean(binary, n, sms):
+    """The model's mean wait for readOffset's two loads, one block an SM, and its DRAM writes, TB/s."""
     with tempfile.TemporaryDirectory() as tmp:
         timeline = os.path.join(tmp, "timeline.csv")
-        command = [binary, "run", "--kernel", "readOffset", "-p", f"n={n}", "-p", "block=512", "--arch", "hopper-h200",
-                   "--set", "sm.max_blocks=1", "--ncu", "--json", "--timeline", timeline]
-        if sms:
-            command += ["--set", f"gpu.sms={sms}"]
-        result = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+        result = occupancy_curve.run_readoffset(binary, timeline, 1, n=n, sms=sms)
         with open(timeline) as f:
             waits = [max(int(r["t_first_data"]), int(r["t_second_data"])) - int(r["t_start"]) for r in csv.DictReader(f)
                      if r["t_first_data"] and r["t_second_data"]]
-    metrics = result["metrics"]
-    return sum(waits) / len(waits), metrics["dram_write_bytes"] / (result["time_ms"] * 1e9)
+    return sum(waits) / len(waits), result["metrics"]["dram_write_bytes"] / (result["time_ms"] * 1e9)
 
 
 def main():
@@ -124,13 +116,13 @@ def main():
     ap.add_argument("--warpsim", help="a warpsim binary: print the model's means too")
     a = ap.parse_args()
     records, ncu = os.path.join(DATA, "stream_latency.csv.xz"), os.path.join(DATA, "stream_latency_ncu.csv")
-    cycles, dram = gpu_cycles(records), dram_tbps(ncu)
+    (cycles, paced), dram = gpu_records(records), dram_tbps(ncu)
     means = {}
     for case in CASES:
         launch = case.rsplit("_", 1)[0] if case.startswith("sectors_") else case
         if case not in cycles or launch not in dram:
             sys.exit(f"{records} / {ncu}: no case {launch}")
-        n, p10, p50, p90, mean = quantiles(cycles[case])
+        n, p10, p50, p90, mean = summary(cycles[case])
         means[case] = mean
         print(f"{case} {n} {p10} {p50} {p90} {mean:.1f} {dram[launch][0]:.3f} {dram[launch][1]:.3f}")
     for sms, baseline in BASELINES.items():
@@ -142,13 +134,12 @@ def main():
     for parity in ("even", "odd"):
         cost = means[f"sectors_beside_body_s132_{parity}"] - means[f"sectors_beside_no_store_s132_{parity}"]
         print(f"write_back_cost sectors_{parity} {cost:.1f}")
-    paced = paced_write_tbps(records)
     for pace in PACES:
         case = f"paced_{pace}_s132"
         if case not in cycles or case not in paced:
             sys.exit(f"{records}: no case {case}")
-        mean = quantiles(cycles[case])[4]
-        print(f"paced {pace} {mean:.1f} {paced[case]:.3f} {mean - quantiles(cycles['paced_none_s132'])[4]:.1f}")
+        means[case] = summary(cycles[case])[4]
+        print(f"paced {pace} {means[case]:.1f} {paced[case]:.3f} {means[case] - means['paced_none_s132']:.1f}")
     print(f"occupancy_k1 {occupancy_k1_mean():.1f}")
     if a.warpsim:
         light, _ = model_mean(a.warpsim, 1 << 19, 4)
