@@ -14,6 +14,7 @@ BankedDram::BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::
       latency_min_(spec.latency_min),
       latency_span_(spec.latency_max > spec.latency_min ? spec.latency_max - spec.latency_min : 0),
       writes_in_refresh_(spec.writes_in_refresh),
+      refresh_holds_bus_(spec.refresh_holds_bus),
       salt_(sim::Rng(seed, "gpu.dram").next()) {
   const double clock_hz = static_cast<double>(core_clock_khz) * 1e3;
   bytes_per_cycle_ = spec.bytes_per_second() / clock_hz;
@@ -23,6 +24,7 @@ BankedDram::BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::
   auto ns_fixed = [&](double ns) { return static_cast<std::uint64_t>(std::llround(ns * 1e-9 * clock_hz * kFrac)); };
   refresh_interval_fixed_ = std::max<std::uint64_t>(1, ns_fixed(spec.refresh_interval_ns));
   refresh_fixed_ = ns_fixed(spec.refresh_ns);
+  unit_turn_fixed_ = ns_fixed(spec.unit_turn_ps * 1e-3);
   // A batch of writes between reads costs two bus turnarounds (read->write, write->read);
   // spread over the batch, each write burst carries its share.
   write_turnaround_fixed_ = ns_fixed(2.0 * spec.turnaround_ns / std::max<std::uint32_t>(1, spec.write_batch));
@@ -31,6 +33,7 @@ BankedDram::BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::
   bank_free_.assign(std::size_t{channels_} * banks_, 0);
   activate_ready_.assign(std::size_t{channels_} * banks_, 0);
   open_row_.assign(std::size_t{channels_} * banks_, ~std::uint64_t{0});
+  if (unit_turn_fixed_ > 0) last_unit_.assign(std::size_t{channels_} * banks_, ~std::uint64_t{0});
   // Neighbouring channels form a refresh group (an HBM stack refreshes its channels together);
   // the groups' phases are spread evenly over the interval.
   const std::uint64_t groups = std::clamp<std::uint32_t>(spec.refresh_groups, 1, channels_);
@@ -51,7 +54,7 @@ BankedDram::Target BankedDram::map(std::uint64_t address) const {
   const std::uint32_t channel = static_cast<std::uint32_t>((chunk + sim::mix64(group ^ salt_)) % channels_);
   constexpr std::uint64_t chunks_per_row = kRowBytes / kInterleaveBytes;
   const std::uint64_t row_index = group / chunks_per_row;  // consecutive rows go to consecutive banks
-  return Target{channel, static_cast<std::uint32_t>(row_index % banks_), row_index / banks_};
+  return Target{channel, static_cast<std::uint32_t>(row_index % banks_), row_index / banks_, chunk};
 }
 
 BankedDram::Target BankedDram::map_memo(std::uint64_t address) {
@@ -83,6 +86,7 @@ BankedDram::Reservation BankedDram::reserve(const Target& t, std::uint32_t bytes
   // (tRC) has passed since the bank's last activation, and starts the next one. An access to
   // the row just opened does not wait for that cycle, only for the bank's previous burst.
   std::uint64_t bank_start = std::max(now_fixed, bank_free_[b]);
+  if (!refresh_holds_bus_) bank_start = after_refresh(t.channel, bank_start);
   if (!row_hit) {
     bank_start = std::max(bank_start, activate_ready_[b]);
     activate_ready_[b] = bank_start + row_cycle_fixed_;
@@ -98,11 +102,16 @@ BankedDram::Reservation BankedDram::reserve(const Target& t, std::uint32_t bytes
     left.ticks -= burst;
     return Reservation{std::max(bank_start, start), false};
   }
-  const std::uint64_t bus_start = after_refresh(t.channel, queued_at);
+  std::uint64_t bus_start = refresh_holds_bus_ ? after_refresh(t.channel, queued_at) : queued_at;
+  if (unit_turn_fixed_ > 0 && last_unit_[b] != t.unit) {
+    // The bank turns to another unit: bus time no data moves in, which writes may take below.
+    last_unit_[b] = t.unit;
+    bus_start += unit_turn_fixed_;
+  }
   if (!is_write && writes_in_refresh_ && bus_start > queued_at) {
-    // This read waits out a refresh that the queue reached: its bus time is left to writes. Time
-    // left of an earlier window still ahead of `now` is kept; a write's start is then placed as if
-    // all of it lay just before `until` (only its acknowledgement reads it).
+    // This read waits out a refresh (or a unit's turn) that the queue reached: its bus time is left
+    // to writes. Time left of an earlier window still ahead of `now` is kept; a write's start is
+    // then placed as if all of it lay just before `until` (only its acknowledgement reads it).
     if (now_fixed >= left.until) left.ticks = 0;
     left.ticks += bus_start - queued_at;
     left.until = bus_start;

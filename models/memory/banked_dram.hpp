@@ -18,7 +18,7 @@ class BankedDram final : public DramModel {
  public:
   static constexpr std::string_view kName = "banked";
   static constexpr std::string_view kDescription =
-      "channels of banks with one open row each, refresh and read/write turnarounds, busy-until timing";
+      "channels of banks with one open row each, refresh, unit turns and read/write turnarounds, busy-until timing";
   // Assumptions (no preset value; open to calibration):
   // - 256-byte interleave over channels, rotated per group of channels by an address hash so
   //   sequential streams load every channel equally and power-of-two strides still spread.
@@ -35,6 +35,15 @@ class BankedDram final : public DramModel {
   //   HPCA 2014). Only reads leave that time to writes; writes alone wait out the refresh as reads
   //   do. The H100 moves a stream with a fifth of its bytes written as fast as the reads alone
   //   (h100-measured/stride_full.csv, strides 4 to 16).
+  // - with dram.refresh_holds_bus false, a refresh holds its channel's banks, not its data bus:
+  //   a request that needs a refreshing bank starts after the refresh, but the bus time it had
+  //   reserved is not taken from the channel's other requests. The H200's lines each wait out a
+  //   ~290 ns window every ~1.9 us, yet a read stream moves 94% of the pins
+  //   (h200/refresh_load_*.csv.xz): a refresh costs a lone line, not a stream.
+  // - dram.unit_turn_ps: a bank that turns to a 256-byte unit other than the one it served last
+  //   takes that much bus time first. The H100 reads 64-byte pieces 64 B apart at 89% of its peak,
+  //   128 B apart at 82% and 256 B apart at 70%, stepping where a unit holds one piece instead of
+  //   more (h100-measured/sparse.csv, dram_spacing.csv): what costs is each unit visited.
   // - an open row answers at the preset's minimum latency only a read queued behind the bank's
   //   previous request; one that finds the bank idle answers as a row miss does. The H100 and
   //   the H200 show no gain from a row a read opened ~300 ns before (row_pairs_*.csv.xz in
@@ -61,6 +70,7 @@ class BankedDram final : public DramModel {
   struct Target {
     std::uint32_t channel, bank;
     std::uint64_t row;
+    std::uint64_t unit;  // the 256-byte unit (address / kInterleaveBytes)
   };
   Target map(std::uint64_t address) const;
   // map(), remembering the last chunk's target: an L2 miss reads its line as two 64-byte halves
@@ -80,10 +90,11 @@ class BankedDram final : public DramModel {
 
   std::uint32_t channels_ = 1, banks_ = 1;
   std::uint32_t latency_min_ = 0, latency_span_ = 0;
-  bool writes_in_refresh_ = false;
+  bool writes_in_refresh_ = false, refresh_holds_bus_ = true;
   std::uint64_t row_cycle_fixed_ = 0;
   // Refresh (tREFI, tRFC) and the write share of read/write turnarounds, in fixed point.
   std::uint64_t refresh_interval_fixed_ = 0, refresh_fixed_ = 0, write_turnaround_fixed_ = 0;
+  std::uint64_t unit_turn_fixed_ = 0;  // dram.unit_turn_ps
   double bytes_per_cycle_ = 1;
   double ticks_per_byte_ = 1;  // fixed-point channel occupancy per byte
   std::uint64_t burst_32_ = 1;  // ... of one 32-byte sector
@@ -92,6 +103,7 @@ class BankedDram final : public DramModel {
   std::vector<std::uint64_t> bank_free_;     // fixed point, channels x banks: its last burst's end
   std::vector<std::uint64_t> activate_ready_;  // ... the earliest next activation (last one + tRC)
   std::vector<std::uint64_t> open_row_;      // channels x banks; ~0 = closed
+  std::vector<std::uint64_t> last_unit_;     // channels x banks: the unit it served last; ~0 = none
   std::vector<std::uint64_t> refresh_phase_;  // per channel: when its first refresh starts (fixed point)
   // The bus time of the refresh windows a channel's reads last waited out, which writes queued
   // meanwhile may take (fixed point): `ticks` of it left, ending at `until`.
@@ -100,7 +112,7 @@ class BankedDram final : public DramModel {
   };
   std::vector<RefreshLeftToWrites> refresh_left_;
   std::uint64_t memo_chunk_ = ~std::uint64_t{0};
-  Target memo_target_{0, 0, 0};
+  Target memo_target_{0, 0, 0, 0};
 };
 
 }  // namespace warpsim::models::memory

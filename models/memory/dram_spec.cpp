@@ -25,7 +25,13 @@ std::vector<sim::ParamSpec> DramSpec::params() {
       integer("dram.turnaround_ns", "ns", "data-bus turnaround between writes and reads (tWTR + tRTW class)", 0, 1e6),
       integer("dram.write_batch", "bursts", "writes the controller drains per read/write turnaround pair", 1, 1e6),
       flag("dram.writes_in_refresh",
-           "writes queued while a refresh holds a channel's reads drain in the refresh's bus time, at no cost"),
+           "writes queued while the reads leave a channel's bus idle (a refresh, a unit's turn) drain in that "
+           "time, at no cost"),
+      flag("dram.refresh_holds_bus",
+           "a refresh holds its channel's data bus (true) or only its banks, other requests keeping the bus (false)"),
+      integer("dram.unit_turn_ps", "ps",
+              "bus time a bank takes to turn to a 256-byte unit other than the one it served last (0: none)", 0,
+              1e6),
   };
 }
 
@@ -45,6 +51,8 @@ DramSpec DramSpec::from_config(const sim::Config& config) {
   s.turnaround_ns = read.u32("dram.turnaround_ns");
   s.write_batch = read.u32("dram.write_batch");
   s.writes_in_refresh = read.flag("dram.writes_in_refresh");
+  s.refresh_holds_bus = read.flag("dram.refresh_holds_bus");
+  s.unit_turn_ps = read.u32("dram.unit_turn_ps");
 
   read.require(s.latency_min <= s.latency_max, "dram.latency_min", {"dram.latency_max"}, "exceeds dram.latency_max");
   read.require(s.refresh_ns < s.refresh_interval_ns, "dram.refresh_ns", {"dram.refresh_interval_ns"},

@@ -1,7 +1,8 @@
 #pragma once
 // The [dram] part of a preset: which DRAM model runs (dram_models.hpp) and the numbers it runs on
-// (banked_dram.hpp): bandwidth, unloaded latency, channels and banks, refresh, write turnaround and
-// whether writes drain while a refresh holds the reads.
+// (banked_dram.hpp): bandwidth, unloaded latency, channels and banks, refresh and what it holds,
+// what a 256-byte unit costs to turn to, write turnaround and whether writes drain while the reads
+// leave the bus idle.
 #include <cstdint>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct DramSpec {
   std::uint32_t latency_min = 0, latency_max = 0, channels = 0, banks = 0;
   std::uint32_t refresh_interval_ns = 0, refresh_ns = 0, refresh_groups = 1, turnaround_ns = 0, write_batch = 1;
   bool writes_in_refresh = false;
+  bool refresh_holds_bus = true;
+  std::uint32_t unit_turn_ps = 0;
 
   double bytes_per_second() const { return bus_width_bits / 8.0 * data_rate_mtps * 1e6; }
 
