@@ -109,10 +109,11 @@ bool wanted(const Source& s, const CsvTable& t, std::size_t i, const ValidationO
   return s.kind == Kind::App || (s.kind == Kind::Calibration && split_params(t.rows[i].at("params")).at("lg") == "20");
 }
 
-models::RunRequest request_of(const Source& s, const CsvTable& t, std::size_t i) {
+models::RunRequest request_of(const Source& s, const CsvTable& t, std::size_t i, const ValidationOptions& o) {
+  const std::string arch = table_arch("hopper-h100", o);
   try {
-    if (s.kind == Kind::App) return apps_program_request(t.rows[i].at("case"));
-    return s.kind == Kind::Persist ? persist_request("hopper-h100", t.rows[i]) : calibration_request("hopper-h100", t.rows[i]);
+    if (s.kind == Kind::App) return apps_program_request(t.rows[i].at("case"), arch);
+    return s.kind == Kind::Persist ? persist_request(arch, t.rows[i]) : calibration_request(arch, t.rows[i]);
   } catch (const std::logic_error& e) {  // a params cell without the fields the kernel needs
     throw sim::InputError(t.where(i), "params '" + t.rows[i].at("params") + "' do not name a calibration run (" +
                                           e.what() + ")");
@@ -235,7 +236,7 @@ TableBuilder h100_limiter_table() {
             for (const auto& s : kSources) {
               const CsvTable t = load(s);
               for (std::size_t i = 0; i < t.rows.size(); ++i)
-                if (wanted(s, t, i, o)) cache.want(request_of(s, t, i));
+                if (wanted(s, t, i, o)) cache.want(request_of(s, t, i, o));
             }
           },
           [](RunCache& cache, const ValidationOptions& o) {
@@ -248,7 +249,7 @@ TableBuilder h100_limiter_table() {
               const CsvTable t = load(s);
               for (std::size_t i = 0; i < t.rows.size(); ++i)
                 if (wanted(s, t, i, o))
-                  add_launch(table, tally, s, t, i, simulated_launch(s, t, i, cache.get(request_of(s, t, i))));
+                  add_launch(table, tally, s, t, i, simulated_launch(s, t, i, cache.get(request_of(s, t, i, o))));
             }
             const double agreement = tally.launches ? 100.0 * double(tally.agree) / double(tally.launches) : 0;
             table.rows.push_back(compare_row("verdicts agreeing with ncu's bound, % of " + std::to_string(tally.launches) +

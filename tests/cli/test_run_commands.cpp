@@ -126,6 +126,14 @@ TEST_CASE("validate --arch simulates a table with another preset, by name or fil
   CHECK(simulated(from_file.out) == simulated(own.out));
   CHECK(simulated(h100.out) != simulated(own.out));
   CHECK(named.out.find("simulated with hopper-h200, not the table's own preset") != std::string::npos);
+  // Every table honours it, the limiter's too (its calibration rows and programs ran on hopper-h100
+  // whatever --arch said).
+  auto limiter_own = run_warpsim("validate --table h100-limiter --quick --json");
+  auto limiter_h200 = run_warpsim("validate --table h100-limiter --quick --arch hopper-h200 --json");
+  REQUIRE(limiter_own.exit_code <= 1);
+  REQUIRE(limiter_h200.exit_code <= 1);
+  CHECK(simulated(limiter_h200.out).size() == simulated(limiter_own.out).size());
+  CHECK(simulated(limiter_h200.out) != simulated(limiter_own.out));
   auto missing = run_warpsim("validate --table h100-latency --arch nowhere/gpu.ini");
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find("no preset file 'nowhere/gpu.ini'") != std::string::npos);
