@@ -104,9 +104,10 @@ BankedDram::Reservation BankedDram::reserve(const Target& t, std::uint32_t bytes
   }
   std::uint64_t bus_start = refresh_holds_bus_ ? after_refresh(t.channel, queued_at) : queued_at;
   if (unit_turn_fixed_ > 0 && last_unit_[b] != t.unit) {
-    // The bank turns to another unit: bus time no data moves in, which writes may take below.
+    // The bank turns to another unit: bus time no data moves in, which writes may take below. On
+    // an idle bus the turn is part of the unloaded latency the preset already gives.
     last_unit_[b] = t.unit;
-    bus_start += unit_turn_fixed_;
+    if (queued_at > now_fixed) bus_start += unit_turn_fixed_;
   }
   if (!is_write && writes_in_refresh_ && bus_start > queued_at) {
     // This read waits out a refresh (or a unit's turn) that the queue reached: its bus time is left

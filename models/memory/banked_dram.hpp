@@ -41,7 +41,8 @@ class BankedDram final : public DramModel {
   //   ~290 ns window every ~1.9 us, yet a read stream moves 94% of the pins
   //   (h200/refresh_load_*.csv.xz): a refresh costs a lone line, not a stream.
   // - dram.unit_turn_ps: a bank that turns to a 256-byte unit other than the one it served last
-  //   takes that much bus time first. The H100 reads 64-byte pieces 64 B apart at 89% of its peak,
+  //   takes that much bus time first, when the bus has a queue (an idle bus hides it in the
+  //   unloaded latency). The H100 reads 64-byte pieces 64 B apart at 89% of its peak,
   //   128 B apart at 82% and 256 B apart at 70%, stepping where a unit holds one piece instead of
   //   more (h100-measured/sparse.csv, dram_spacing.csv): what costs is each unit visited.
   // - an open row answers at the preset's minimum latency only a read queued behind the bank's

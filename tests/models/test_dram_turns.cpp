@@ -36,7 +36,8 @@ sim::Cycle last_of_pieces(const Arch& arch, std::uint64_t pieces, std::uint64_t 
 TEST_CASE("DRAM: a refresh that holds only the banks still delays a lone read, not a stream",
           "[memory][dram]") {
   for (const bool holds_bus : {true, false}) {
-    const Arch arch = one_channel({std::string("dram.refresh_holds_bus=") + (holds_bus ? "true" : "false")});
+    const Arch arch = one_channel({std::string("dram.refresh_holds_bus=") + (holds_bus ? "true" : "false"),
+                                   "dram.unit_turn_ps=0"});
     const double per_ns = cycles_per_ns(arch);
     const sim::Cycle window = static_cast<sim::Cycle>(arch.dram.refresh_interval_ns * per_ns);
     const sim::Cycle blocked = static_cast<sim::Cycle>(arch.dram.refresh_ns * per_ns);
