@@ -63,17 +63,22 @@ def cases():
     return out
 
 
-def simulate(binary, overrides, case):
-    preset, _, kernel, params, _ = case
+def simulated_ns(binary, preset, kernel, params, settings):
+    """`warpsim run --ncu` of a library kernel with preset overrides: its time in ns."""
     cmd = [binary, "run", "--arch", preset, "--kernel", kernel, "--ncu", "--json", "-j", "1"]
     for key, value in params.items():
         cmd += ["-p", f"{key}={value}"]
-    for setting in overrides.get(preset, []):
+    for setting in settings:
         cmd += ["--set", setting]
     result = subprocess.run(cmd, capture_output=True, text=True)
     if result.returncode != 0:
-        sys.exit(f"dram_units.py: {' '.join(cmd)}: {result.stderr.strip()}")
+        sys.exit(f"{os.path.basename(sys.argv[0])}: {' '.join(cmd)}: {result.stderr.strip()}")
     return json.loads(result.stdout)["time_ms"] * 1e6
+
+
+def simulate(binary, overrides, case):
+    preset, _, kernel, params, _ = case
+    return simulated_ns(binary, preset, kernel, params, overrides.get(preset, []))
 
 
 def main():

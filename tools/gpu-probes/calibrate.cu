@@ -166,17 +166,29 @@ void bandwidth_family(const Mode& mode) {
 }
 
 // ---- offset.csv and stride.csv: kernels.cu's "offset" and "stride" cases ------------------------
+// The copies' arrays: A and B of random floats, C written; n floats each.
+struct CopyArrays {
+  float *A = nullptr, *B = nullptr, *C = nullptr;
+  explicit CopyArrays(int n) {
+    CK(cudaMalloc(&A, size_t(n) * 4));
+    CK(cudaMalloc(&B, size_t(n) * 4));
+    CK(cudaMalloc(&C, size_t(n) * 4));
+    probe::fill_random(A, n, 1);
+    probe::fill_random(B, n, 2);
+  }
+  ~CopyArrays() {
+    CK(cudaFree(A));
+    CK(cudaFree(B));
+    CK(cudaFree(C));
+  }
+};
+
 void offset_stride_family(const Mode& mode, bool offsets) {
   if (!mode.profiled) printf("case,params,event_median_ms,event_min_ms,reps\n");
   for (int lg : {20, 26}) {
     int n = 1 << lg;
-    size_t bytes = size_t(n) * 4;
-    float *A, *B, *C;
-    CK(cudaMalloc(&A, bytes));
-    CK(cudaMalloc(&B, bytes));
-    CK(cudaMalloc(&C, bytes));
-    probe::fill_random(A, n, 1);
-    probe::fill_random(B, n, 2);
+    const CopyArrays arrays(n);
+    float *A = arrays.A, *B = arrays.B, *C = arrays.C;
     if (offsets) {
       for (int off : {0, 1, 2, 4, 8, 11, 16, 32, 64, 128}) {
         const int bs = 512;
@@ -194,9 +206,6 @@ void offset_stride_family(const Mode& mode, bool offsets) {
                  [&] { stridedRead<<<g, bs>>>(A, C, n, st); });
       }
     }
-    CK(cudaFree(A));
-    CK(cudaFree(B));
-    CK(cudaFree(C));
   }
 }
 
@@ -324,11 +333,29 @@ void spacing_family(const Mode& mode) {
   for (int st : {24, 40, 48, 80, 96, 160, 192, 384, 768}) a.launch(mode, sparse_n(st), st, false);
 }
 
+// sizes: how a cold launch's time grows with n, 2^16 to 2^25: readOffset at offset 0 (a third of
+// DRAM's bytes written) and stridedRead at stride 16 (64-byte pieces 64 B apart, a sixteenth
+// written). Where the time stops following the bytes is what a launch costs beyond its stream;
+// arch derive's start rule reads n = 2^20 alone.
+void sizes_family(const Mode& mode) {
+  if (!mode.profiled) printf("case,params,event_median_ms,event_min_ms,reps\n");
+  const CopyArrays arrays(1 << 25);
+  float *A = arrays.A, *B = arrays.B, *C = arrays.C;
+  for (int lg = 16; lg <= 25; ++lg) {
+    const int n = 1 << lg, bs = 512, st = 16, sbs = 256;
+    dim3 g((n + bs - 1) / bs), sg((n / st + sbs - 1) / sbs);
+    run_case(mode, "readOffset", params("lg=%lld;bs=%lld;offset=%lld", lg, bs, 0),
+             [&] { readOffset<<<g, bs>>>(A, B, C, n, 0); });
+    run_case(mode, "stridedRead", params("lg=%lld;bs=%lld;stride=%lld", lg, sbs, st),
+             [&] { stridedRead<<<sg, sbs>>>(A, C, n, st); });
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s device|chase|dispatch|bandwidth|offset|stride|sparse|spacing|persist [--ncu] [--reps=N] | persist --check\n",
+    fprintf(stderr, "usage: %s device|chase|dispatch|bandwidth|offset|stride|sparse|spacing|sizes|persist [--ncu] [--reps=N] | persist --check\n",
             argv[0]);
     return 2;
   }
@@ -342,6 +369,7 @@ int main(int argc, char** argv) {
   else if (family == "stride") offset_stride_family(mode, false);
   else if (family == "sparse") sparse_family(mode);
   else if (family == "spacing") spacing_family(mode);
+  else if (family == "sizes") sizes_family(mode);
   else if (family == "persist" && argc > 2 && std::string(argv[2]) == "--check") persist_check();
   else if (family == "persist") persist_family(mode);
   else {
