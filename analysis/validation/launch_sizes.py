@@ -23,31 +23,26 @@ READ_SIDE_ON = ["dram.refresh_holds_bus=false", "dram.unit_turn_ps=750", "dram.w
 
 
 def measured():
-    """(kernel, lg, block, stride or offset key and value, mean ns, the two runs' ns) a row."""
+    """(kernel, lg, kernel parameters, mean ns, the two runs' ns) a row."""
     first = measured_csv.rows(os.path.join(DATA, "sizes.csv"))
     second = measured_csv.rows(os.path.join(DATA, "sizes_repeat.csv"))
     if [(r["kernel"], r["params"]) for r in first] != [(r["kernel"], r["params"]) for r in second]:
         sys.exit("launch_sizes.py: sizes.csv and sizes_repeat.csv measured different launches")
     rows = []
     for a, b in zip(first, second):
-        params = dict(item.split("=") for item in a["params"].split(";"))
+        params = dram_units.kernel_params(a["params"])
         times = (float(a["gpu__time_duration.sum"]), float(b["gpu__time_duration.sum"]))
-        rows.append((a["kernel"], int(params.pop("lg")), params.pop("bs"), params, sum(times) / 2, times))
+        rows.append((a["kernel"], int(params["n"]).bit_length() - 1, params, sum(times) / 2, times))
     return rows
-
-
-def simulate(binary, kernel, lg, block, params, settings):
-    return dram_units.simulated_ns(binary, "hopper-h200", kernel, {"n": str(1 << lg), "block": block, **params},
-                                   settings)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--warpsim", default=os.environ.get("WARPSIM_BINARY", "warpsim"))
     args = parser.parse_args()
-    for kernel, lg, block, params, mean, _ in measured():
-        off = simulate(args.warpsim, kernel, lg, block, params, [])
-        on = simulate(args.warpsim, kernel, lg, block, params, READ_SIDE_ON)
+    for kernel, lg, params, mean, _ in measured():
+        off = dram_units.simulated_ns(args.warpsim, "hopper-h200", kernel, params, [])
+        on = dram_units.simulated_ns(args.warpsim, "hopper-h200", kernel, params, READ_SIDE_ON)
         print(f"{kernel} {lg} {mean:.0f} {off:.0f} ({off - mean:+.0f}) {on:.0f} ({on - mean:+.0f})")
 
 
