@@ -29,7 +29,7 @@ BankedDram::BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::
   // spread over the batch, each write burst carries its share.
   write_turnaround_fixed_ = ns_fixed(2.0 * spec.turnaround_ns / std::max<std::uint32_t>(1, spec.write_batch));
   channel_free_.assign(channels_, 0);
-  refresh_left_.assign(channels_, RefreshLeftToWrites{});
+  idle_left_.assign(channels_, IdleLeftToWrites{});
   bank_free_.assign(std::size_t{channels_} * banks_, 0);
   activate_ready_.assign(std::size_t{channels_} * banks_, 0);
   open_row_.assign(std::size_t{channels_} * banks_, ~std::uint64_t{0});
@@ -95,7 +95,7 @@ BankedDram::Reservation BankedDram::reserve(const Target& t, std::uint32_t bytes
   open_row_[b] = t.row;
   // The channel's data bus, reserved in arrival order (banks overlap their activations).
   const std::uint64_t queued_at = std::max(now_fixed, channel_free_[t.channel]);
-  RefreshLeftToWrites& left = refresh_left_[t.channel];
+  IdleLeftToWrites& left = idle_left_[t.channel];
   if (is_write && writes_in_refresh_ && now_fixed < left.until && left.ticks >= burst) {
     // Drained while a refresh holds the reads: no turnaround of its own, the bus was idle.
     const std::uint64_t start = left.until - left.ticks;

@@ -33,7 +33,8 @@ class BankedDram final : public DramModel {
   //   refresh holds the reads' banks, as DARP schedules per-bank refreshes while a batch of writes
   //   drains (Chang et al., "Improving DRAM Performance by Parallelizing Refreshes with Accesses",
   //   HPCA 2014). Only reads leave that time to writes; writes alone wait out the refresh as reads
-  //   do. The H100 moves a stream with a fifth of its bytes written as fast as the reads alone
+  //   do (a bank's turn to another unit, below, leaves its bus time to writes the same way). The
+  //   H100 moves a stream with a fifth of its bytes written as fast as the reads alone
   //   (h100-measured/stride_full.csv, strides 4 to 16).
   // - with dram.refresh_holds_bus false, a refresh holds its channel's banks, not its data bus:
   //   a request that needs a refreshing bank starts after the refresh, but the bus time it had
@@ -106,12 +107,13 @@ class BankedDram final : public DramModel {
   std::vector<std::uint64_t> open_row_;      // channels x banks; ~0 = closed
   std::vector<std::uint64_t> last_unit_;     // channels x banks: the unit it served last; ~0 = none
   std::vector<std::uint64_t> refresh_phase_;  // per channel: when its first refresh starts (fixed point)
-  // The bus time of the refresh windows a channel's reads last waited out, which writes queued
-  // meanwhile may take (fixed point): `ticks` of it left, ending at `until`.
-  struct RefreshLeftToWrites {
+  // The bus time a channel's reads last waited out (refresh windows, and units' turns with
+  // dram.unit_turn_ps), which writes queued meanwhile may take (fixed point): `ticks` of it left,
+  // ending at `until`.
+  struct IdleLeftToWrites {
     std::uint64_t ticks = 0, until = 0;
   };
-  std::vector<RefreshLeftToWrites> refresh_left_;
+  std::vector<IdleLeftToWrites> idle_left_;
   std::uint64_t memo_chunk_ = ~std::uint64_t{0};
   Target memo_target_{0, 0, 0, 0};
 };
