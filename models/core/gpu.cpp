@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/memory/persistence_policy.hpp"
+#include "traces/launches_ahead.hpp"
 
 namespace warpsim::models {
 namespace {
@@ -133,12 +134,15 @@ void Gpu::launch(std::unique_ptr<traces::KernelSource> kernel, const LaunchPolic
 }
 
 void Gpu::run(traces::Workload& workload, const LaunchPolicy& policy) {
-  for (auto& step : workload.steps) {
+  traces::LaunchesAhead launches(workload);
+  for (std::size_t i = 0; i < workload.steps.size(); ++i) {
+    const traces::WorkloadStep& step = workload.steps[i];
+    launches.open_from(i);  // before the GPU waits below: the next launches are read meanwhile
     if (step.kind == traces::WorkloadStep::Kind::Memcpy) {
       drain();  // cudaMemcpy waits for the device
       memory_.memcpy_to_device(step.memcpy.device_address, step.memcpy.bytes);
     } else {
-      launch(step.launch.open(), policy);
+      launch(launches.take(i), policy);
     }
   }
   drain();
