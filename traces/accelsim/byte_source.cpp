@@ -156,7 +156,7 @@ class XzMemory {
 // the concatenated decoder reported as a truncated stream.
 class XzFileSource : public ByteSource {
  public:
-  explicit XzFileSource(const std::string& path) : path_(path), file_(path), input_(64 * 1024) { start_stream(); }
+  explicit XzFileSource(const std::string& path) : path_(path), file_(path) { start_stream(); }
   ~XzFileSource() override {
     memory_.decoder_wrote(stream_.total_out);
     lzma_end(&stream_);
@@ -197,7 +197,7 @@ class XzFileSource : public ByteSource {
     if (lzma_stream_decoder(&stream_, UINT64_MAX, 0) != LZMA_OK) throw InputError(path_, "cannot start the xz decoder");
   }
 
-  const std::uint8_t* input_begin() const { return reinterpret_cast<const std::uint8_t*>(input_.data()); }
+  const std::uint8_t* input_begin() const { return reinterpret_cast<const std::uint8_t*>(input_.get()); }
   // Where the decoder stands in input_ (0 before the first read).
   std::uint64_t position() const {
     return stream_.next_in ? static_cast<std::uint64_t>(stream_.next_in - input_begin()) : 0;
@@ -207,8 +207,8 @@ class XzFileSource : public ByteSource {
   void refill(std::size_t keep) {
     if (input_ended_) return;
     consumed_ += position();
-    if (keep > 0) std::memmove(input_.data(), stream_.next_in, keep);
-    const std::size_t n = file_.read(input_.data() + keep, input_.size() - keep);
+    if (keep > 0) std::memmove(input_.get(), stream_.next_in, keep);
+    const std::size_t n = file_.read(input_.get() + keep, kInputBytes - keep);
     stream_.next_in = input_begin();
     stream_.avail_in = keep + n;
     if (n == 0) input_ended_ = true;
@@ -247,7 +247,9 @@ class XzFileSource : public ByteSource {
 
   std::string path_;
   FileHandle file_;
-  std::vector<char> input_;
+  // Not zeroed: a launch is opened on the simulation's thread, and only what the file fills is read.
+  static constexpr std::size_t kInputBytes = 64 * 1024;
+  std::unique_ptr<char[]> input_ = std::make_unique_for_overwrite<char[]>(kInputBytes);
   XzMemory memory_;  // before stream_, which releases its memory through it
   lzma_stream stream_ = LZMA_STREAM_INIT;
   std::uint64_t consumed_ = 0;  // file bytes before input_'s first byte

@@ -20,18 +20,24 @@ std::uint64_t DecodedLineCache::hash(std::string_view line) {
   return h ^ (h >> 32);
 }
 
-DecodedLineCache::DecodedLineCache() { entries_.reserve(kEntries); }  // mapped, not touched, until used
+void DecodedLineCache::make_tables() {
+  index_.assign(kIndexSlots, 0);
+  seen_.assign(kSeenSlots, 0);
+  entries_.reserve(kEntries);  // mapped, not touched, until used
+}
 
-const Instruction* DecodedLineCache::find(std::string_view line) {
-  const std::uint64_t h = hash(line);
+const Instruction* DecodedLineCache::find(const Key& key) {
+  if (index_.empty()) return nullptr;  // nothing remembered yet
+  const std::uint64_t h = key.hash;
   const std::uint32_t slot = index_[h % kIndexSlots];
   if (slot == 0) return nullptr;
   const Entry& e = entries_[slot - 1];
-  return e.hash == h && e.text == line ? &e.inst : nullptr;
+  return e.hash == h && e.text == key.line ? &e.inst : nullptr;
 }
 
-void DecodedLineCache::remember(std::string_view line, const Instruction& inst) {
-  const std::uint64_t h = hash(line);
+void DecodedLineCache::remember(const Key& key, const Instruction& inst) {
+  if (index_.empty()) make_tables();
+  const std::uint64_t h = key.hash;
   std::uint32_t& seen = seen_[(h >> 20) % kSeenSlots];
   const std::uint32_t fingerprint = static_cast<std::uint32_t>(h >> 32) | 1u;  // never 0
   if (seen != fingerprint) {
@@ -47,7 +53,7 @@ void DecodedLineCache::remember(std::string_view line, const Instruction& inst) 
   }
   Entry& e = entries_[slot - 1];
   e.hash = h;
-  e.text.assign(line);
+  e.text.assign(key.line);
   e.inst = inst;
 }
 

@@ -9,7 +9,9 @@
 // the first: a load's or store's line names its addresses, and in a streaming kernel each one
 // is new (every one of 2dconv's 81,600 memory lines, of vectoradd's 4,689), so keeping each
 // copied 300-odd bytes it would never read back, and vectoradd's ~400 pages of them cost a page
-// fault each. Until then only a fingerprint of its hash is noted.
+// fault each. Until then only a fingerprint of its hash is noted. The tables are made at the
+// first line, on the thread that reads the blocks, not when the launch is opened on the
+// simulation's (their 128 KiB zeroed cost ~2.5% of bfs's 16-launch run there).
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,12 +25,19 @@ class DecodedLineCache {
  public:
   static constexpr std::size_t kEntries = 8192;
 
-  DecodedLineCache();
+  // A line with its hash, computed once for find and remember (a memory line is 300-700 bytes).
+  struct Key {
+    std::string_view line;
+    std::uint64_t hash;
+  };
+  static Key key(std::string_view line) { return Key{line, hash(line)}; }
 
-  // The instruction decoded from `line` before, or null.
-  const Instruction* find(std::string_view line);
-  // `line` was just decoded to `inst`: remembers that, if `line` was decoded before.
-  void remember(std::string_view line, const Instruction& inst);
+  // The instruction decoded from the key's line before, or null.
+  const Instruction* find(const Key& key);
+  const Instruction* find(std::string_view line) { return find(key(line)); }
+  // The key's line was just decoded to `inst`: remembers that, if it was decoded before.
+  void remember(const Key& key, const Instruction& inst);
+  void remember(std::string_view line, const Instruction& inst) { remember(key(line), inst); }
 
  private:
   struct Entry {
@@ -42,9 +51,12 @@ class DecodedLineCache {
   static constexpr std::size_t kSeenSlots = 2 * kEntries;
   static std::uint64_t hash(std::string_view line);
 
-  std::vector<std::uint32_t> index_ = std::vector<std::uint32_t>(kIndexSlots, 0);  // entry + 1 by hash; 0 empty
+  // The tables, made at the first remember().
+  void make_tables();
+
+  std::vector<std::uint32_t> index_;  // entry + 1 by hash; 0 empty (kIndexSlots once made)
   std::vector<Entry> entries_;  // grows with the distinct lines seen twice, up to kEntries
-  std::vector<std::uint32_t> seen_ = std::vector<std::uint32_t>(kSeenSlots, 0);  // fingerprint by slot; 0 none
+  std::vector<std::uint32_t> seen_;  // fingerprint by slot; 0 none (kSeenSlots once made)
 };
 
 }  // namespace warpsim::traces::accelsim
