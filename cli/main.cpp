@@ -7,6 +7,7 @@
 
 #include "cli/command.hpp"
 #include "sim/errors.hpp"
+#include "sim/heap_start.hpp"
 #include "sim/version.hpp"
 
 namespace warpsim::cli {
@@ -58,6 +59,7 @@ void print_help(std::ostream& out) {
 }  // namespace warpsim::cli
 
 int main(int argc, char** argv) {
+  warpsim::sim::put_heap_start_on_huge_pages();  // before the commands allocate (sim/heap_start.hpp)
   using namespace warpsim::cli;
   if (argc < 2) {
     print_help(std::cerr);
