@@ -146,6 +146,32 @@ TEST_CASE("S3.10 shared-memory banks: transpose tile 32x32 conflicts 32-way, 32x
   CHECK(shared_bank_shape(wide).conflicts() == 0);
 }
 
+TEST_CASE("shared-memory passes equal a count of distinct words bank by bank, tiles and scattered lanes alike", "[memory][coalescer]") {
+  // Random warps: addresses within a small tile (the bitmap path), or far apart (the sorted
+  // path), every width, holes in the mask, lanes on the same word; against a brute-force count.
+  sim::Rng rng(23, "banks");
+  for (int trial = 0; trial < 20000; ++trial) {
+    const std::uint8_t width = static_cast<std::uint8_t>(1u << (rng.next() % 5));
+    const std::uint64_t span = trial % 3 == 0 ? (std::uint64_t{1} << 30) : 64 + rng.next() % 20000;
+    const std::uint64_t base = rng.next() % 100000;
+    std::uint64_t lanes[32];
+    for (auto& a : lanes) a = (base + rng.next() % span) / width * width;
+    if (trial % 5 == 1) lanes[7] = lanes[3];  // a broadcast pair
+    const std::uint32_t mask = trial % 4 == 2 ? static_cast<std::uint32_t>(rng.next()) : traces::kFullMask;
+    const Instruction inst = warp([&](int l) { return lanes[l]; }, width, mask);
+    std::set<std::uint64_t> words;
+    for (int l = 0; l < 32; ++l)
+      if (mask >> l & 1u)
+        for (std::uint32_t w = 0; w < std::max<std::uint32_t>(1, width / 4); ++w) words.insert(lanes[l] / 4 + w);
+    std::uint32_t per_bank[32] = {}, passes = 0;
+    for (std::uint64_t w : words) passes = std::max(passes, ++per_bank[w % 32]);
+    const SharedAccessShape shape = shared_bank_shape(inst);
+    INFO("trial " << trial);
+    REQUIRE(shape.passes == passes);
+    REQUIRE(shape.ideal_passes == (words.size() + 31) / 32);
+  }
+}
+
 TEST_CASE("gathered sectors, byte masks, bytes used and blocks equal a byte-by-byte count", "[memory][coalescer]") {
   // Contiguous runs of lanes (gather_sectors' arithmetic path for unit strides), holes, strides
   // and lanes going backwards, every width, at every alignment within a sector.
