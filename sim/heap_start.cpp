@@ -4,8 +4,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <vector>
 
@@ -21,7 +21,7 @@ std::size_t put_heap_start_on_huge_pages(std::size_t bytes) {
   // 2 MiB of ordinary pages before it. The gap is never touched.
   const auto now = reinterpret_cast<std::uintptr_t>(sbrk(0));
   const std::uintptr_t aligned = (now + kHuge - 1) & ~(kHuge - 1);
-  if (aligned > now && sbrk(static_cast<intptr_t>(aligned - now)) == reinterpret_cast<void*>(-1)) return 0;
+  if (aligned > now && sbrk(static_cast<std::intptr_t>(aligned - now)) == reinterpret_cast<void*>(-1)) return 0;
   // A block under the mmap threshold (128 KiB unless glibc raised it) comes from the brk heap;
   // once the heap's free top (mallinfo2's keepcost) cannot hold the blocks taken, the heap grows
   // by a block and M_TOP_PAD, from the aligned break. The blocks are held until the break
