@@ -196,9 +196,13 @@ SharedAccessShape shared_bank_shape(const traces::Instruction& inst) {
   if (n == 0) return shape;
   std::uint32_t per_bank[kSharedBanks] = {};
   std::uint32_t distinct = 0;
-  // A warp's words nearly always lie within a few KB (a tile): their distinct ones are told apart
-  // by a bitmap of the span, no sort (the sort was ~15% of matrixMul's simulation). Lanes on one
-  // word are served together (broadcast): a word counts once.
+  auto count_distinct = [&](std::uint64_t word) {
+    ++distinct;
+    shape.passes = std::max(shape.passes, ++per_bank[word % kSharedBanks]);
+  };
+  // Lanes on one word are served together (broadcast): a word counts once. A warp's words nearly
+  // always lie within a few KB (a tile): a bitmap of their span tells the distinct ones apart in
+  // one pass (sorting them was ~15% of matrixMul's simulation); a wider span is sorted.
   constexpr std::uint64_t kSpanWords = 4096;
   if (highest - lowest < kSpanWords) {
     std::uint64_t seen[kSpanWords / 64] = {};
@@ -207,16 +211,12 @@ SharedAccessShape shared_bank_shape(const traces::Instruction& inst) {
       const std::uint64_t bit = std::uint64_t{1} << (at % 64);
       if (seen[at / 64] & bit) continue;
       seen[at / 64] |= bit;
-      ++distinct;
-      shape.passes = std::max(shape.passes, ++per_bank[words[i] % kSharedBanks]);
+      count_distinct(words[i]);
     }
   } else {
     sort_small(words, n, [](std::uint64_t w) { return w; });
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (i > 0 && words[i] == words[i - 1]) continue;
-      ++distinct;
-      shape.passes = std::max(shape.passes, ++per_bank[words[i] % kSharedBanks]);
-    }
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (i == 0 || words[i] != words[i - 1]) count_distinct(words[i]);
   }
   shape.ideal_passes = (distinct + kSharedBanks - 1) / kSharedBanks;
   return shape;

@@ -178,17 +178,18 @@ TEST_CASE("decoded lines are remembered by their whole text, and forgetting one 
     return inst;
   };
   for (std::size_t k = 0; k < lines.size(); ++k) {
-    CHECK(cache.find(lines[k]) == nullptr);
-    cache.remember(lines[k], instruction_for(k));
+    const auto key = accelsim::DecodedLineCache::key(lines[k]);
+    CHECK(cache.find(key) == nullptr);
+    cache.remember(key, instruction_for(k));
     // Kept at its second decoding, not its first: most memory lines are never seen again.
-    CHECK(cache.find(lines[k]) == nullptr);
-    cache.remember(lines[k], instruction_for(k));
-    REQUIRE(cache.find(lines[k]));
-    CHECK(cache.find(lines[k])->pc == k);
+    CHECK(cache.find(key) == nullptr);
+    cache.remember(key, instruction_for(k));
+    REQUIRE(cache.find(key));
+    CHECK(cache.find(key)->pc == k);
   }
   std::size_t remembered = 0;
   for (std::size_t k = 0; k < lines.size(); ++k)
-    if (const Instruction* found = cache.find(lines[k])) {
+    if (const Instruction* found = cache.find(accelsim::DecodedLineCache::key(lines[k]))) {
       CHECK(found->pc == k);
       ++remembered;
     }

@@ -34,10 +34,8 @@ class DecodedLineCache {
 
   // The instruction decoded from the key's line before, or null.
   const Instruction* find(const Key& key);
-  const Instruction* find(std::string_view line) { return find(key(line)); }
   // The key's line was just decoded to `inst`: remembers that, if it was decoded before.
   void remember(const Key& key, const Instruction& inst);
-  void remember(std::string_view line, const Instruction& inst) { remember(key(line), inst); }
 
  private:
   struct Entry {
