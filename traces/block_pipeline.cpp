@@ -1,5 +1,7 @@
 #include "traces/block_pipeline.hpp"
 
+#include <pthread.h>
+
 namespace warpsim::traces {
 
 BlockPipeline::BlockPipeline(std::unique_ptr<BlockProducer> producer, std::shared_ptr<ReadAheadTurns> turns)
@@ -60,6 +62,8 @@ void BlockPipeline::turn_came() {
 }
 
 void BlockPipeline::run() {
+  // Named, so that top and perf tell the reading from the simulation (a name is at most 15 bytes).
+  pthread_setname_np(pthread_self(), "warpsim-read");
   for (;;) {
     {
       // At least one block is always let through, however large.
