@@ -1,7 +1,9 @@
 // Decode speed of the trace readers, in warp instructions per second: Accel-Sim text (.traceg),
 // xz-compressed text (.traceg.xz, made here with `xz -k`) and the native .wtrace, on the shared
 // traces. Also prints each format's size on disk. Usage: bench_decode [SHARED_TRACES_DIR]
-// (default ../shared/traces relative to the source tree).
+// (default ../shared/traces relative to the source tree), or bench_decode --trace PATH... to
+// time the given traces as they are (any form run --trace reads: a corpus program's kernelslist.g
+// of .traceg.xz files, a .wtrace).
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -96,6 +98,20 @@ void report(const std::string& trace, const std::string& format, std::uint64_t b
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "--trace") {
+    std::printf("%-60s %10s %14s %15s\n", "trace", "instr", "Minstr/cpu-s", "Minstr/wall-s");
+    try {
+      for (int i = 2; i < argc; ++i) {
+        const Timing t = time_decode(argv[i]);
+        std::printf("%-60s %10llu %14.2f %15.2f\n", argv[i], static_cast<unsigned long long>(t.instructions),
+                    t.instructions / t.cpu_seconds / 1e6, t.instructions / t.seconds / 1e6);
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "bench_decode: %s\n", e.what());
+      return 1;
+    }
+    return 0;
+  }
   // CMake compiles with absolute source paths, so __FILE__ locates the source tree.
   fs::path shared = argc > 1 ? fs::path(argv[1]) : fs::path(__FILE__).parent_path().parent_path().parent_path() / "shared" / "traces";
   fs::path tmp = fs::temp_directory_path() / ("warpsim-bench-decode-" + std::to_string(getpid()));
