@@ -178,21 +178,48 @@ TEST_CASE("decoded lines are remembered by their whole text, and forgetting one 
     return inst;
   };
   for (std::size_t k = 0; k < lines.size(); ++k) {
-    const auto key = accelsim::DecodedLineCache::key(lines[k]);
-    CHECK(cache.find(key) == nullptr);
-    cache.remember(key, instruction_for(k));
+    CHECK(cache.find(lines[k]) == nullptr);
+    cache.remember(lines[k], instruction_for(k));
     // Kept at its second decoding, not its first: most memory lines are never seen again.
-    CHECK(cache.find(key) == nullptr);
-    cache.remember(key, instruction_for(k));
-    REQUIRE(cache.find(key));
-    CHECK(cache.find(key)->pc == k);
+    CHECK(cache.find(lines[k]) == nullptr);
+    cache.remember(lines[k], instruction_for(k));
+    REQUIRE(cache.find(lines[k]));
+    CHECK(cache.find(lines[k])->pc == k);
   }
   std::size_t remembered = 0;
   for (std::size_t k = 0; k < lines.size(); ++k)
-    if (const Instruction* found = cache.find(accelsim::DecodedLineCache::key(lines[k]))) {
+    if (const Instruction* found = cache.find(lines[k])) {
       CHECK(found->pc == k);
       ++remembered;
     }
   CHECK(remembered > 0);
   CHECK(remembered <= accelsim::DecodedLineCache::kEntries);
+}
+
+TEST_CASE("a decoded line is looked for first as the follower of the line before, by its text", "[accelsim]") {
+  accelsim::DecodedLineCache cache;
+  const std::vector<std::string> code = {"0000 ffffffff 1 R1 S2R 0 0", "0010 ffffffff 1 R2 IADD3 2 R1 R1 0",
+                                         "0020 ffffffff 0 EXIT 0 0"};
+  auto read = [&](const std::string& line, std::uint32_t pc) {
+    if (const Instruction* found = cache.find(line)) return found->pc;
+    Instruction inst;
+    inst.pc = pc;
+    cache.remember(line, inst);
+    return pc;
+  };
+  // Two warps decode the code (each line kept at its second decoding); the next two find it.
+  for (int warp = 0; warp < 2; ++warp)
+    for (std::size_t k = 0; k < code.size(); ++k) read(code[k], static_cast<std::uint32_t>(16 * k));
+  CHECK(cache.counts().missed == 6);
+  for (int warp = 0; warp < 2; ++warp)
+    for (std::size_t k = 0; k < code.size(); ++k) CHECK(read(code[k], 999) == 16 * k);
+  // Lines are linked as they are kept: the third warp finds its first line by hash (and links it
+  // after the last line), every other line as the follower of the one before.
+  CHECK(cache.counts().by_hash == 1);
+  CHECK(cache.counts().in_order == 5);
+  // A line that is not the follower is found by hash, and never mistaken for the follower.
+  CHECK(read(code[0], 999) == 0);
+  CHECK(read(code[2], 999) == 32);
+  CHECK(read("0010 ffffffff 1 R2 IADD3 2 R1 R9 0", 48) == 48);
+  CHECK(read(code[1], 999) == 16);
 }

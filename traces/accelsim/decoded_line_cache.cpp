@@ -40,18 +40,42 @@ void DecodedLineCache::make_tables() {
   entries_.reserve(kEntries);  // mapped, not touched, until used
 }
 
-const Instruction* DecodedLineCache::find(const Key& key) {
-  if (index_.empty()) return nullptr;  // nothing remembered yet
-  const std::uint64_t h = key.hash;
-  const std::uint32_t slot = index_[h % kIndexSlots];
-  if (slot == 0) return nullptr;
-  const Entry& e = entries_[slot - 1];
-  return e.hash == h && e.text == key.line ? &e.inst : nullptr;
+const Instruction* DecodedLineCache::find(std::string_view line) {
+  if (last_ != 0) {
+    const std::uint32_t follower = entries_[last_ - 1].next;
+    if (follower != 0 && entries_[follower - 1].text == line) {
+      last_ = follower;
+      ++counts_.in_order;
+      return &entries_[follower - 1].inst;
+    }
+  }
+  const std::uint64_t h = hash(line);
+  if (!index_.empty()) {
+    const std::uint32_t slot = index_[h % kIndexSlots];
+    if (slot != 0) {
+      const Entry& e = entries_[slot - 1];
+      if (e.hash == h && e.text == line) {
+        found(slot);
+        ++counts_.by_hash;
+        return &e.inst;
+      }
+    }
+  }
+  ++counts_.missed;
+  before_miss_ = last_;
+  missed_hash_ = h;
+  last_ = 0;
+  return nullptr;
 }
 
-void DecodedLineCache::remember(const Key& key, const Instruction& inst) {
+void DecodedLineCache::found(std::uint32_t slot) {
+  if (last_ != 0 && last_ != slot) entries_[last_ - 1].next = slot;
+  last_ = slot;
+}
+
+void DecodedLineCache::remember(std::string_view line, const Instruction& inst) {
   if (index_.empty()) make_tables();
-  const std::uint64_t h = key.hash;
+  const std::uint64_t h = missed_hash_;
   std::uint32_t& seen = seen_[(h >> 20) % kSeenSlots];
   const std::uint32_t fingerprint = static_cast<std::uint32_t>(h >> 32) | 1u;  // never 0
   if (seen != fingerprint) {
@@ -67,8 +91,11 @@ void DecodedLineCache::remember(const Key& key, const Instruction& inst) {
   }
   Entry& e = entries_[slot - 1];
   e.hash = h;
-  e.text.assign(key.line);
+  e.text.assign(line);
   e.inst = inst;
+  e.next = 0;
+  last_ = before_miss_;
+  found(slot);
 }
 
 }  // namespace warpsim::traces::accelsim

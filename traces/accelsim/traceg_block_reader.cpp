@@ -136,8 +136,7 @@ void TracegBlockReader::read_warp(std::uint32_t warp, std::uint64_t count, std::
     if (!is_hex_digit(line.front()))
       lines_->fail("warp " + std::to_string(warp) + " (line " + std::to_string(warp_line) + ") announced insts = " +
                    std::to_string(count) + " but only " + std::to_string(i) + " instruction lines follow");
-    const DecodedLineCache::Key key = DecodedLineCache::key(line);
-    if (const Instruction* seen = lines_seen_.find(key)) {
+    if (const Instruction* seen = lines_seen_.find(line)) {
       builder_.add(warp, *seen);
       continue;
     }
@@ -146,7 +145,7 @@ void TracegBlockReader::read_warp(std::uint32_t warp, std::uint64_t count, std::
     } catch (const LineError& e) {
       lines_->fail(e.what());
     }
-    lines_seen_.remember(key, instruction_);
+    lines_seen_.remember(line, instruction_);
     builder_.add(warp, instruction_);
   }
 }
