@@ -123,6 +123,10 @@ void WindowWorkers::take_ranges(std::uint64_t epoch) {
 void WindowWorkers::for_ranges_erased(std::size_t count, void (*body)(void*, std::size_t, std::size_t),
                                       void* context) {
   if (count == 0) return;
+  if (count < kFewestAtOnce) {
+    body(context, 0, count);
+    return;
+  }
   if (!joined_) {
     if (std::chrono::steady_clock::now() < join_at_) {
       body(context, 0, count);

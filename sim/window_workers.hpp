@@ -38,6 +38,12 @@ class WindowWorkers {
   WindowWorkers& operator=(const WindowWorkers&) = delete;
 
   int threads() const { return threads_; }
+  // A window of fewer members than this is ticked by the calling thread alone: splitting a few
+  // SMs costs more than it saves (their state moves to another core and back, and the caller
+  // waits for the slowest range), and the other threads, left waiting, soon give their cores to
+  // whatever else runs, such as a trace's reader. bfs's launches of 8 blocks ran slower at -j 2
+  // than at -j 1 (docs/performance.md).
+  static constexpr std::size_t kFewestAtOnce = 16;
 
   // Runs `f()` on the calling thread while the other threads wait for windows (for_ranges).
   template <class F>
@@ -45,8 +51,8 @@ class WindowWorkers {
     run_erased(&invoke<F>, &f);
   }
   // Calls body(begin, end) over disjoint ranges covering [0, count), on whichever threads take
-  // them (the calling thread included), and returns when every call has returned. `body` must
-  // not throw.
+  // them (the calling thread included; it alone below kFewestAtOnce), and returns when every call
+  // has returned. `body` must not throw.
   template <class F>
   void for_ranges(std::size_t count, F&& body) {
     for_ranges_erased(count, &invoke_range<F>, &body);

@@ -1,6 +1,7 @@
 // The threads that tick a window's SMs at once (sim/window_workers.hpp): every range of a window
-// is run exactly once, by the calling thread alone until `join_after` has passed, and from then
-// on by the other threads too. run -j 0 relies on the second: a short run never pays for threads.
+// is run exactly once, by the calling thread alone until `join_after` has passed or while a window
+// has only a few members, and otherwise by the other threads too. run -j 0 relies on the second:
+// a short run never pays for threads.
 #include <catch2/catch.hpp>
 #include <atomic>
 #include <chrono>
@@ -53,6 +54,17 @@ TEST_CASE("every member of every window runs once, whichever threads take it", "
   for (int n : run.runs) REQUIRE(n == 200);
   // Three threads over 200 windows of ~1.3 ms each: another than the caller took part.
   REQUIRE(run.threads.size() > 1);
+}
+
+TEST_CASE("a window of a few members is ticked by the calling thread alone", "[window_workers]") {
+  WindowWorkers workers(3);
+  const std::size_t few = WindowWorkers::kFewestAtOnce - 1;
+  // Each window ~0.3 ms of work, as long as the many-member windows that the other threads join.
+  const WindowsRun run = tick_windows(workers, 200, few);
+  for (int n : run.runs) REQUIRE(n == 200);
+  REQUIRE(run.threads == std::set<std::thread::id>{std::this_thread::get_id()});
+  const WindowsRun many = tick_windows(workers, 200, WindowWorkers::kFewestAtOnce);
+  REQUIRE(many.threads.size() > 1);
 }
 
 TEST_CASE("before join_after the calling thread ticks every window alone", "[window_workers]") {
