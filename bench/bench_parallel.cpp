@@ -5,10 +5,17 @@
 // fdtd2d, backprop of ../shared/calibration/h100/apps). It also checks that both give the same
 // cycles. CPU time is printed beside wall time: on a shared machine wall time says more about
 // the neighbours than about the simulator, so say what else ran (uptime) beside the numbers.
+// Before and after each workload's runs it also says how many of the N cores the host gave the
+// process just then: on a virtual machine a core may be shared with other guests without the
+// guest seeing it (the same build's readOffset gave 0.99x and 1.70x at -j 2 within 15 minutes),
+// and how long a cache line takes to go from one of two cores to the other and back.
 //   bench_parallel [-j N] [--repeat R] [--quick] [--only NAME]
 //     -j N: threads of the parallel runs (default 2); --repeat: pairs per workload (default 3);
 //     --quick: smaller kernels; --only: the workloads whose label contains NAME.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -16,6 +23,7 @@
 #include <iomanip>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "models/simulate.hpp"
@@ -46,6 +54,49 @@ void time_once(RunRequest request, int threads, Timing& best) {
   }
   best.cycles = r.cycles;
   best.instructions = r.warp_instructions;
+}
+
+// How many of `threads` cores the host gives this process now: a fixed chain of integer work
+// (~30 ms) timed on one thread, then on `threads` at once; `threads` when each copy runs as fast
+// as the one alone.
+double host_cores(int threads) {
+  auto work = [] {
+    std::uint64_t x = 1;
+    for (std::uint64_t i = 0; i < 20'000'000; ++i) x = x * 6364136223846793005ull + 1442695040888963407ull;
+    static std::atomic<std::uint64_t> sink;
+    sink.fetch_xor(x, std::memory_order_relaxed);
+  };
+  using clock = std::chrono::steady_clock;
+  auto start = clock::now();
+  work();
+  const double alone = std::chrono::duration<double>(clock::now() - start).count();
+  start = clock::now();
+  std::vector<std::thread> copies;
+  for (int t = 0; t < threads; ++t) copies.emplace_back(work);
+  for (std::thread& t : copies) t.join();
+  const double together = std::chrono::duration<double>(clock::now() - start).count();
+  return threads * alone / together;
+}
+
+// How long a cache line takes to pass from one core to another and back, in ns: two threads
+// take turns incrementing one atomic. Window threads hand SMs' state and the ticket between
+// cores every window; on a virtual machine two cores may be far apart (another chiplet) or
+// time-share one, and this says which.
+double line_round_trip_ns() {
+  constexpr std::uint64_t kTurns = 100'000;
+  alignas(64) std::atomic<std::uint64_t> turn{0};
+  auto player = [&](std::uint64_t parity) {
+    for (std::uint64_t n = parity; n < 2 * kTurns; n += 2) {
+      while (turn.load(std::memory_order_acquire) != n) {
+      }
+      turn.store(n + 1, std::memory_order_release);
+    }
+  };
+  const auto start = std::chrono::steady_clock::now();
+  std::thread other(player, 1);
+  player(0);
+  other.join();
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() / kTurns;
 }
 
 std::string shared_dir() {
@@ -85,6 +136,7 @@ int main(int argc, char** argv) {
   for (const auto& [label, request] : work) {
     if (!only.empty() && label.find(only) == std::string::npos) continue;
     Timing one, many;
+    const double cores_before = host_cores(threads), trip_before = line_round_trip_ns();
     for (int k = 0; k < repeat; ++k) {
       time_once(request, 1, one);
       time_once(request, threads, many);
@@ -95,7 +147,9 @@ int main(int argc, char** argv) {
     }
     std::cout << label << ": " << one.instructions << " warp instructions; -j 1 wall " << one.wall << " s (cpu "
               << one.cpu << "), -j " << threads << " wall " << many.wall << " s (cpu " << many.cpu
-              << "); speed-up " << std::setprecision(2) << one.wall / many.wall << std::setprecision(3) << "x\n";
+              << "); speed-up " << std::setprecision(2) << one.wall / many.wall << "x (host cores before and after: "
+              << cores_before << ", " << host_cores(threads) << " of " << threads << "; a line's round trip between two: "
+              << std::setprecision(0) << trip_before << ", " << line_round_trip_ns() << " ns)" << std::setprecision(3) << "\n";
   }
   return 0;
 }
