@@ -14,13 +14,16 @@
 namespace warpsim::sim {
 namespace {
 
-// The ticket: epoch << 32 | ranges << 16 | next range. The window's range count travels in it,
-// so a thread that read a ticket of an earlier window can never take a range of the next one,
-// whatever it reads of the fields the publisher is rewriting meanwhile: its compare-and-swap
-// fails. Those fields are read only after a range was taken, while the window cannot change.
-constexpr std::uint64_t kNextBits = 0xffffull;
+// The ticket: epoch << 32 | ranges << 16; a share's next: epoch << 32 | next range. The shares
+// are written before the ticket, and a range is taken by a compare-and-swap of its share's next
+// that carries the epoch, so a thread that read a ticket of an earlier window can never take a
+// range of the next one, whatever it reads of the fields the publisher is rewriting meanwhile:
+// its compare-and-swap fails. Those fields are read only after a range was taken, while the
+// window cannot change (the publisher waits for every range of it to finish).
+constexpr std::uint64_t kRangeBits = 0xffffull;
 constexpr std::size_t kMaxRanges = 0xffff;
-std::uint64_t ranges_of(std::uint64_t ticket) { return (ticket >> 16) & kNextBits; }
+constexpr std::uint64_t kShareBits = 0xffffffffull;
+std::uint64_t ranges_of(std::uint64_t ticket) { return (ticket >> 16) & kRangeBits; }
 // How a thread waits for the next window: it spins (a pause is 40 to 140 host cycles), then
 // yields its core between looks, which costs nothing when no one else wants the core and gives it
 // to the thread it waits for when both share one (a busy host), and sleeps only after that: the
@@ -47,14 +50,15 @@ struct WindowWorkers::Arena {
 WindowWorkers::WindowWorkers(int threads, std::chrono::milliseconds join_after)
     : threads_(std::max(1, threads)),
       join_after_(join_after),
-      arena_(std::make_unique<Arena>(threads_)) {}
+      arena_(std::make_unique<Arena>(threads_)),
+      shares_(std::make_unique<Share[]>(static_cast<std::size_t>(threads_))) {}
 
 WindowWorkers::~WindowWorkers() = default;
 
 void WindowWorkers::join_others() {
   joined_ = true;
   arena_->arena.execute([&] {
-    for (int k = 1; k < threads_; ++k) arena_->others.run([this] { wait_loop(); });
+    for (int k = 1; k < threads_; ++k) arena_->others.run([this, k] { wait_loop(k); });
   });
 }
 
@@ -83,7 +87,7 @@ void WindowWorkers::run_erased(void (*f)(void*), void* context) {
   finish();
 }
 
-void WindowWorkers::wait_loop() {
+void WindowWorkers::wait_loop(int me) {
   std::uint64_t seen = ticket_.load() >> 32;
   while (true) {
     std::uint64_t epoch = ticket_.load(std::memory_order_acquire) >> 32;
@@ -105,18 +109,28 @@ void WindowWorkers::wait_loop() {
     }
     if (stop_.load()) return;
     seen = epoch;
-    take_ranges(epoch);
+    take_ranges(epoch, me);
   }
 }
 
-void WindowWorkers::take_ranges(std::uint64_t epoch) {
-  std::uint64_t ticket = ticket_.load(std::memory_order_acquire);
-  while ((ticket >> 32) == epoch && (ticket & kNextBits) < ranges_of(ticket)) {
-    if (!ticket_.compare_exchange_weak(ticket, ticket + 1, std::memory_order_acq_rel)) continue;
-    const std::size_t begin = static_cast<std::size_t>(ticket & kNextBits) * range_;
-    body_(context_, begin, std::min(count_, begin + range_));
-    finished_.fetch_add(1, std::memory_order_release);
-    ticket = ticket_.load(std::memory_order_acquire);
+void WindowWorkers::take_ranges(std::uint64_t epoch, int me) {
+  const std::uint64_t ticket = ticket_.load(std::memory_order_acquire);
+  if ((ticket >> 32) != epoch) return;
+  const std::uint64_t ranges = ranges_of(ticket);
+  // Its own share first, then what is left of the others', from the next thread's on.
+  for (int k = 0; k < threads_; ++k) {
+    const int share = (me + k) % threads_;
+    const std::uint64_t end = ranges * static_cast<std::uint64_t>(share + 1) / static_cast<std::uint64_t>(threads_);
+    std::atomic<std::uint64_t>& next = shares_[static_cast<std::size_t>(share)].next;
+    std::uint64_t at = next.load(std::memory_order_acquire);
+    while ((at >> 32) == epoch && (at & kShareBits) < end) {
+      if (!next.compare_exchange_weak(at, at + 1, std::memory_order_acq_rel)) continue;
+      const std::size_t begin = static_cast<std::size_t>(at & kShareBits) * range_;
+      body_(context_, begin, std::min(count_, begin + range_));
+      finished_.fetch_add(1, std::memory_order_release);
+      at = next.load(std::memory_order_acquire);
+    }
+    if ((at >> 32) != epoch) return;  // a later window: this one is done
   }
 }
 
@@ -144,6 +158,10 @@ void WindowWorkers::for_ranges_erased(std::size_t count, void (*body)(void*, std
   const std::size_t ranges = (count + range_ - 1) / range_;
   finished_.store(0, std::memory_order_relaxed);
   const std::uint64_t epoch = (ticket_.load(std::memory_order_relaxed) >> 32) + 1;
+  for (int share = 0; share < threads_; ++share)
+    shares_[static_cast<std::size_t>(share)].next.store(
+        epoch << 32 | std::uint64_t{ranges} * static_cast<std::uint64_t>(share) / static_cast<std::uint64_t>(threads_),
+        std::memory_order_relaxed);
   ticket_.store(epoch << 32 | std::uint64_t{ranges} << 16);  // sequentially consistent: see wait_loop
   if (sleeping_.load() > 0) {
     {
@@ -151,7 +169,7 @@ void WindowWorkers::for_ranges_erased(std::size_t count, void (*body)(void*, std
     }
     wake_.notify_all();
   }
-  take_ranges(epoch);
+  take_ranges(epoch, 0);
   while (finished_.load(std::memory_order_acquire) < ranges) _mm_pause();
 }
 

@@ -71,9 +71,10 @@ class WindowWorkers {
   void for_ranges_erased(std::size_t count, void (*body)(void*, std::size_t, std::size_t), void* context);
   // Starts the other threads' loops (run_erased, or the first window after join_after).
   void join_others();
-  void wait_loop();
-  // Takes ranges of the window of epoch `epoch` until none is left.
-  void take_ranges(std::uint64_t epoch);
+  // The loop of the other thread `me` (1 to threads - 1; the calling thread is 0).
+  void wait_loop(int me);
+  // Takes ranges of the window of epoch `epoch` until none is left, thread `me`'s share first.
+  void take_ranges(std::uint64_t epoch, int me);
 
   int threads_;
   std::chrono::milliseconds join_after_;
@@ -87,9 +88,19 @@ class WindowWorkers {
   void (*body_)(void*, std::size_t, std::size_t) = nullptr;
   void* context_ = nullptr;
   std::size_t count_ = 0, range_ = 1;
-  // The window's epoch, its number of ranges and the next range to take (window_workers.cpp):
-  // taking one is a compare-and-swap that fails when the window has changed.
+  // The window's epoch and its number of ranges (window_workers.cpp).
   alignas(64) std::atomic<std::uint64_t> ticket_{0};
+  // Each thread's share of a window's ranges: thread k takes the k-th of threads_ equal runs of
+  // ranges before it helps with the others'. A run's SMs are mostly the same from window to
+  // window, so an SM is mostly ticked on the same core and its state stays in that core's caches:
+  // taken in turn from one counter, an SM went to whichever thread came first, and on this
+  // project's virtual machine a cache line takes ~250 ns from one core to the other
+  // (bench_parallel). `next` holds the epoch and the next range of the share; taking one is a
+  // compare-and-swap that fails when the window has changed.
+  struct Share {
+    alignas(64) std::atomic<std::uint64_t> next{0};
+  };
+  std::unique_ptr<Share[]> shares_;
   alignas(64) std::atomic<std::size_t> finished_{0};  // ranges of the window done
   alignas(64) std::atomic<bool> stop_{false};
   std::atomic<int> sleeping_{0};
