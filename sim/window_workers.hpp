@@ -7,8 +7,9 @@
 // oneTBB worker arrived after the calling thread had ticked every SM itself. So while run()
 // runs the simulation, each of the other threads is a oneTBB task of the workers' own arena that
 // stays in a loop, waiting (spinning, then yielding its core, then asleep) for the next window,
-// whose ranges every thread then claims one at a time from a shared counter, the calling thread
-// among them. A thread that has not arrived yet (a busy host, or a sweep's arena whose threads
+// whose ranges every thread then claims one at a time, its own share first (so an SM stays on
+// one core from window to window), then what is left of the others', the calling thread among
+// them. A thread that has not arrived yet (a busy host, or a sweep's arena whose threads
 // are all taken) never holds anything up: the others take its ranges. With one thread nothing
 // here is used: a tick group without workers ticks its members one after another, exactly as it
 // always has. Nor, with `join_after`, before the run has ticked that long on the calling thread
