@@ -75,9 +75,13 @@ void BlockPipeline::run() {
     if (!producer_) break;  // pop() read the end
     std::shared_ptr<const wtrace::BlockRecord> block = read();
     if (!block) break;
-    std::lock_guard lock(mutex_);
-    queued_bytes_ += block->footprint();
-    queue_.push_back(std::move(block));
+    {
+      std::lock_guard lock(mutex_);
+      queued_bytes_ += block->footprint();
+      queue_.push_back(std::move(block));
+    }
+    // After the lock is given back: woken under it, the simulation's thread would wait for the
+    // lock at once and need a second wake-up.
     ready_.notify_one();
   }
   leave_turns();
