@@ -24,6 +24,10 @@ constexpr std::uint64_t kRangeBits = 0xffffull;
 constexpr std::size_t kMaxRanges = 0xffff;
 constexpr std::uint64_t kShareBits = 0xffffffffull;
 std::uint64_t ranges_of(std::uint64_t ticket) { return (ticket >> 16) & kRangeBits; }
+// The first range of thread `share`'s share of `ranges` (its end: the next share's first).
+std::uint64_t share_begin(std::uint64_t ranges, int share, int threads) {
+  return ranges * static_cast<std::uint64_t>(share) / static_cast<std::uint64_t>(threads);
+}
 // How a thread waits for the next window: it spins (a pause is 40 to 140 host cycles), then
 // yields its core between looks, which costs nothing when no one else wants the core and gives it
 // to the thread it waits for when both share one (a busy host), and sleeps only after that: the
@@ -120,7 +124,7 @@ void WindowWorkers::take_ranges(std::uint64_t epoch, int me) {
   // Its own share first, then what is left of the others', from the next thread's on.
   for (int k = 0; k < threads_; ++k) {
     const int share = (me + k) % threads_;
-    const std::uint64_t end = ranges * static_cast<std::uint64_t>(share + 1) / static_cast<std::uint64_t>(threads_);
+    const std::uint64_t end = share_begin(ranges, share + 1, threads_);
     std::atomic<std::uint64_t>& next = shares_[static_cast<std::size_t>(share)].next;
     std::uint64_t at = next.load(std::memory_order_acquire);
     while ((at >> 32) == epoch && (at & kShareBits) < end) {
@@ -159,9 +163,8 @@ void WindowWorkers::for_ranges_erased(std::size_t count, void (*body)(void*, std
   finished_.store(0, std::memory_order_relaxed);
   const std::uint64_t epoch = (ticket_.load(std::memory_order_relaxed) >> 32) + 1;
   for (int share = 0; share < threads_; ++share)
-    shares_[static_cast<std::size_t>(share)].next.store(
-        epoch << 32 | std::uint64_t{ranges} * static_cast<std::uint64_t>(share) / static_cast<std::uint64_t>(threads_),
-        std::memory_order_relaxed);
+    shares_[static_cast<std::size_t>(share)].next.store(epoch << 32 | share_begin(ranges, share, threads_),
+                                                        std::memory_order_relaxed);
   ticket_.store(epoch << 32 | std::uint64_t{ranges} << 16);  // sequentially consistent: see wait_loop
   if (sleeping_.load() > 0) {
     {
