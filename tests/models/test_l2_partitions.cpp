@@ -5,11 +5,15 @@
 // forwarded ones twice, stores as hits on both sides, and fills under way as hits for later
 // requests but misses for the request whose own fetch brought them.
 #include <catch2/catch.hpp>
+#include <map>
+#include <sstream>
 
+#include "analysis/validation/reference_data.hpp"
 #include "models/arch.hpp"
 #include "models/memory/banked_dram.hpp"
 #include "models/memory/l2_cache.hpp"
 #include "sim/stats.hpp"
+#include "traces/accelsim/byte_source.hpp"
 
 using namespace warpsim;
 using namespace warpsim::models;
@@ -113,4 +117,64 @@ TEST_CASE("L2 counting: every launch adds its barrier's and fetches' lookups", "
   r.l2.count_launch();
   CHECK(r.l2.sector_lookups() == r.arch.l2.launch_lookups);
   CHECK(r.l2.sector_hits() == r.arch.l2.launch_lookup_hits);
+}
+
+namespace {
+
+// h200/l2_partition_lines.csv.xz: for each consecutive line, whether the far SM's chase found it
+// a far hit (homed in SM 0's half), split at the threshold the file states; each run's first
+// step (the chase's start, not a load) left out.
+std::map<std::uint64_t, bool> measured_homes(std::uint32_t& threshold) {
+  const auto path = analysis::validation_data_dir() / "h200" / "l2_partition_lines.csv.xz";
+  auto source = traces::accelsim::open_byte_source(path.string());
+  std::string text;
+  char buffer[1 << 16];
+  for (std::size_t n; (n = source->read(buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+  std::map<std::uint64_t, std::uint32_t> cycles;
+  std::istringstream in(text);
+  threshold = 0;
+  for (std::string row; std::getline(in, row);) {
+    if (row.rfind("# threshold=", 0) == 0) threshold = static_cast<std::uint32_t>(std::stoul(row.substr(12)));
+    if (row.rfind("line,other_far_half,", 0) != 0) continue;
+    std::istringstream fields(row.substr(20));
+    std::string sm, line, c;
+    std::getline(fields, sm, ',');
+    std::getline(fields, line, ',');
+    std::getline(fields, c, ',');
+    cycles[std::stoull(line)] = static_cast<std::uint32_t>(std::stoul(c));
+  }
+  REQUIRE(threshold > 0);
+  std::map<std::uint64_t, bool> far;
+  for (const auto& [line, c] : cycles)
+    if (cycles.count(line - 1) != 0) far[line] = c > threshold;
+  return far;
+}
+
+template <class HomeOf>
+double same_half(const std::map<std::uint64_t, bool>& lines, std::uint64_t apart, HomeOf home_of) {
+  std::uint64_t pairs = 0, same = 0;
+  for (const auto& [line, _] : lines)
+    if (lines.count(line + apart) != 0) ++pairs, same += home_of(line) == home_of(line + apart);
+  return static_cast<double>(same) / static_cast<double>(pairs);
+}
+
+}  // namespace
+
+TEST_CASE("L2 partitions: neighbouring lines share their home half as on the H200", "[memory][l2]") {
+  // The H200 homes lines in runs of 32 (4 KB) a half; the model's slices take consecutive lines
+  // in turn, 40 a half. What the warps of a copy see is the neighbours: lines 128 and 256 B apart
+  // in the same half, within 2 points of the measurement (a mapping that chose each line's half
+  // on its own would give 50%).
+  std::uint32_t threshold = 0;
+  const std::map<std::uint64_t, bool> measured = measured_homes(threshold);
+  REQUIRE(measured.size() > 30000);
+  Rig r(load_arch("hopper-h200"));
+  REQUIRE(r.l2.slice_of(0) < r.arch.l2.slices);
+  for (std::uint64_t apart : {1u, 2u}) {
+    const double gpu = same_half(measured, apart, [&](std::uint64_t line) { return measured.at(line); });
+    const double model =
+        same_half(measured, apart, [&](std::uint64_t line) { return r.l2.partition_of_slice(r.l2.slice_of(line)); });
+    INFO("lines " << apart << " apart: H200 " << gpu << ", model " << model);
+    CHECK(model == Approx(gpu).margin(0.02));
+  }
 }

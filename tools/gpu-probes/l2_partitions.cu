@@ -15,6 +15,13 @@
 // Rows "latency,<experiment>,<sm>,<step>,<cycles>" for every step of the first SM's cold and near
 // chases and of one SM of each half, and "sm,<sm>,<median>,<p90>,<fraction over threshold>"
 // for every SM's `other` chase: the fraction tells which half each SM is near.
+//
+//   l2_partitions lines      (CSV on stdout)
+// Which half is home to each of consecutive lines: the chase walks two runs of 16,384 lines in
+// address order (2 MB each, at the buffer's start and 32 MB in: two of its 2 MB pages), `cold`
+// and then `other` on the first SM found in the far half (a far hit: the line's home is the first
+// SM's half) and on one in the same half (every load a near hit, the control). Rows
+// "line,<experiment>,<sm>,<line index in the buffer>,<cycles>".
 #include "probe_common.cuh"
 
 namespace {
@@ -67,10 +74,63 @@ void print_steps(const char* what, unsigned sm, const std::vector<unsigned>& lat
 
 }  // namespace
 
-int main() {
+// The `lines` mode (header): consecutive lines' homes.
+int consecutive_lines(const cudaDeviceProp& p) {
+  constexpr unsigned kRun = 16384, kSecondRun = (32u << 20) / 128;
+  constexpr int kLineSteps = 2 * kRun;
+  const size_t bytes = 64u << 20, words = bytes / 4;
+  std::vector<unsigned> visited;
+  for (unsigned first : {0u, kSecondRun})
+    for (unsigned i = 0; i < kRun; ++i) visited.push_back(first + i);
+  std::vector<unsigned> h(words, 0);
+  for (int s = 0; s < kLineSteps; ++s) h[visited[s] * 32] = visited[(s + 1) % kLineSteps] * 32;
+  unsigned *next, *claimed, *lat, *sink;
+  CK(cudaMalloc(&next, bytes));
+  CK(cudaMalloc(&claimed, 4));
+  CK(cudaMalloc(&lat, kLineSteps * 4));
+  CK(cudaMalloc(&sink, 4));
+  CK(cudaMemcpy(next, h.data(), bytes, cudaMemcpyHostToDevice));
+  auto run = [&](unsigned sm) {
+    CK(cudaMemset(claimed, 0, 4));
+    chase_on_sm<<<p.multiProcessorCount * 16, 32>>>(next, visited[0] * 32, kLineSteps, sm, claimed, lat, sink);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    std::vector<unsigned> out(kLineSteps);
+    CK(cudaMemcpy(out.data(), lat, kLineSteps * 4, cudaMemcpyDeviceToHost));
+    return out;
+  };
+  auto print = [&](const char* what, unsigned sm, const std::vector<unsigned>& l) {
+    for (int s = 0; s < kLineSteps; ++s) printf("line,%s,%u,%u,%u\n", what, sm, visited[s], l[s]);
+  };
+  const unsigned first = 0;
+  flush_l2(p.l2CacheSize);
+  print("cold", first, run(first));
+  const unsigned threshold = 360;  // between a near hit (~270 cycles) and a far one (~450), both GPUs
+  printf("# threshold=%u cycles\n", threshold);
+  bool printed_same = false, printed_far = false;
+  for (unsigned sm = 1; sm < unsigned(p.multiProcessorCount) && !(printed_same && printed_far); ++sm) {
+    flush_l2(p.l2CacheSize);
+    run(first);
+    std::vector<unsigned> l = run(sm);
+    double slow = 0;
+    for (unsigned v : l) slow += v > threshold;
+    slow /= kLineSteps;
+    if (slow < 0.1 && !printed_same) print("other_same_half", sm, l), printed_same = true;
+    if (slow > 0.3 && !printed_far) print("other_far_half", sm, l), printed_far = true;
+    fflush(stdout);
+  }
+  return printed_far ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
   cudaDeviceProp p;
   CK(cudaGetDeviceProperties(&p, 0));
   printf("# device=%s sms=%d l2=%d\n", p.name, p.multiProcessorCount, p.l2CacheSize);
+  if (argc > 1 && std::string(argv[1]) == "lines") return consecutive_lines(p);
+  if (argc > 1) {
+    fprintf(stderr, "usage: l2_partitions [lines]\n");
+    return 2;
+  }
   // A random cycle over 64 MB of lines: far more lines than steps, so no line repeats in a chase.
   const size_t bytes = 64u << 20, words = bytes / 4, lines = words / 32;
   std::vector<unsigned> order(lines);
