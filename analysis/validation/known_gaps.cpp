@@ -16,10 +16,12 @@ const char* const kSplitStores =
     "warps to drift apart as the H100's do (their loads' data comes back tens of cycles apart), then "
     "that delay.";
 
+// The rows of both sizes (n = 2^20, and 2^26 in the full tables): the same pairs of warps.
 std::vector<KnownGap> split_store_rows(const std::string& quantity, const std::string& reason) {
   std::vector<KnownGap> out;
-  for (const char* offset : {"1", "2", "4", "8", "11", "16"})
-    out.push_back({std::string("writeOffset lg=20;bs=512;offset=") + offset + " " + quantity, reason});
+  for (const char* lg : {"20", "26"})
+    for (const char* offset : {"1", "2", "4", "8", "11", "16"})
+      out.push_back({std::string("writeOffset lg=") + lg + ";bs=512;offset=" + offset + " " + quantity, reason});
   return out;
 }
 
@@ -136,6 +138,21 @@ std::map<std::string, std::vector<KnownGap>> build() {
        "the H100's launch took 3,232 ns where Fan2 launches 106-114 took 3,072-3,232 (the model's "
        "2,898-3,331): at the top of the GPU's spread, as one that meets a refresh is."}};
   gaps["h200-counters"] = split_store_rows("l1_hit_rate", kSplitStores);
+  gaps["h200-counters"].push_back(
+      {"stridedRead lg=26;bs=256;stride=2 time_ns",
+       "a byte written costs the H200 1.79 bytes read at stride 2 and 2.38 at stride 1 (h200/stride.csv), "
+       "and writes alone 1.04 (h200/dram_mix.csv): a mix pays for turning the bus round as often as both "
+       "directions wait. hopper-h200 charges each write a share of two turnarounds over dram.write_batch "
+       "bursts whatever the mix (writes queued while a refresh holds the reads go free), so stride 2, a "
+       "third of its bytes written, runs 10% long. A turn when the bus changes direction is the change "
+       "that follows the mix (docs/model.md, the strided curves and \"What a streamed load waits for\")."});
+  for (const char* n : {"stridedRead lg=26;bs=256;stride=32 time_ns", "stridedRead lg=26;bs=256;stride=64 time_ns"})
+    gaps["h200-counters"].push_back(
+        {n, "as on the H100 (h100-counters' rows of the same name): at strides 32 and 64 every load is one "
+            "64-byte DRAM piece, one in two and one in four of a 256-byte unit, which the H200 reads at 79% "
+            "and 62% of its peak (h200/sparse.csv, 128 and 256 B apart) and the model at no cost beyond "
+            "their bytes. With the H100's bank turn to another unit (dram.unit_turn_ps) it meets the H200's "
+            "curve from 64 to 256 B apart (docs/model.md, \"The read side\")."});
   for (const char* n : {"readOffset lg=26;* achieved_occupancy", "readOffsetNC lg=26;* achieved_occupancy",
                         "writeOffset lg=26;* achieved_occupancy", "stridedRead lg=26;* achieved_occupancy"})
     gaps["h200-counters"].push_back({n, kLargeOccupancyH200});
