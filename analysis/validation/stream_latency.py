@@ -28,11 +28,13 @@ stored is one written back): the loads' mean, the lines written back x 128 B ove
 time (from the records file's `#` lines), and the mean less that without writers. Then
 `occupancy_k1 MEAN`:
 readOffset's loads at n = 2^26 with one 512-thread block an SM (h200/store_acks_curve.csv.xz,
-t_data - t_start).
+t_data - t_start). `neighbours CASE P50 P90` for the plain streams: how far apart in cycles the
+waits of warps 2k and 2k + 1 of one SM at one iteration are (their lines are neighbours).
 With --warpsim, `model light MEAN` and `model loaded MEAN dram_write_tbps`: the same two loads'
 mean in `BINARY run --kernel readOffset --arch hopper-h200 --set sm.max_blocks=1 --timeline` on
 4 SMs (n = 2^19: nothing written back) and on all of them (n = 2^26), its warps' first and second
-load data less their start.
+load data less their start; `model neighbours P50 P90`: the loaded run's warps 2k and 2k + 1, their
+first loads' waits apart.
 """
 import argparse
 import collections
@@ -63,11 +65,22 @@ def summary(values):
     return (len(v),) + tuple(block_slots.quantile(v, q) for q in (0.1, 0.5, 0.9)) + (sum(v) / len(v),)
 
 
+NEIGHBOUR_CASES = ("no_store_s1", "no_store_s132", "l2_store_s132", "body_s1", "body_s132")
+
+
+def neighbours_apart(waits):
+    """p50 and p90 of |wait(2k) - wait(2k + 1)| over `waits`: {(sm, warp, iteration): cycles}."""
+    apart = sorted(abs(c - waits[(sm, w + 1, it)]) for (sm, w, it), c in waits.items()
+                   if w % 2 == 0 and (sm, w + 1, it) in waits)
+    return block_slots.quantile(apart, 0.5), block_slots.quantile(apart, 0.9)
+
+
 def gpu_records(path):
     """From the records file, read once: case -> its loads' cycles (the sectors_ cases split into
-    CASE_even and CASE_odd), and paced case -> the lines its writers stored (each one L2 wrote
-    back) x 128 B over its time, TB/s, from its `# CASE kernel_ms=T bytes=B lines_stored=N` line."""
-    cycles, paced = collections.defaultdict(list), {}
+    CASE_even and CASE_odd), paced case -> the lines its writers stored (each one L2 wrote
+    back) x 128 B over its time, TB/s, from its `# CASE kernel_ms=T bytes=B lines_stored=N` line,
+    and for NEIGHBOUR_CASES case -> {(sm, warp, iteration): cycles}."""
+    cycles, paced, by_warp = collections.defaultdict(list), {}, collections.defaultdict(dict)
     lines = measured_csv.lines(path)
     for line in lines:
         words = line[1:].split() if line.startswith("#") else []
@@ -79,7 +92,9 @@ def gpu_records(path):
         if it >= WARM_UP:
             case = row["case"] + (("_odd" if it % 2 else "_even") if row["case"].startswith("sectors_") else "")
             cycles[case].append(int(row["cycles"]))
-    return cycles, paced
+            if case in NEIGHBOUR_CASES:
+                by_warp[case][(int(row["sm"]), int(row["warp"]), it)] = int(row["cycles"])
+    return cycles, paced, by_warp
 
 
 def dram_tbps(path):
@@ -101,14 +116,17 @@ def occupancy_k1_mean():
 
 
 def model_mean(binary, n, sms):
-    """The model's mean wait for readOffset's two loads, one block an SM, and its DRAM writes, TB/s."""
+    """The model's mean wait for readOffset's two loads, one block an SM, its DRAM writes, TB/s, and
+    its neighbouring warps' first loads' waits apart (neighbours_apart)."""
     with tempfile.TemporaryDirectory() as tmp:
         timeline = os.path.join(tmp, "timeline.csv")
         result = occupancy_curve.run_readoffset(binary, timeline, 1, n=n, sms=sms)
         with open(timeline) as f:
-            waits = [max(int(r["t_first_data"]), int(r["t_second_data"])) - int(r["t_start"]) for r in csv.DictReader(f)
-                     if r["t_first_data"] and r["t_second_data"]]
-    return sum(waits) / len(waits), result["metrics"]["dram_write_bytes"] / (result["time_ms"] * 1e9)
+            rows = [r for r in csv.DictReader(f) if r["t_first_data"] and r["t_second_data"]]
+    waits = [max(int(r["t_first_data"]), int(r["t_second_data"])) - int(r["t_start"]) for r in rows]
+    first = {(int(r["block"]), int(r["warp"]), 0): int(r["t_first_data"]) - int(r["t_start"]) for r in rows}
+    return (sum(waits) / len(waits), result["metrics"]["dram_write_bytes"] / (result["time_ms"] * 1e9),
+            neighbours_apart(first))
 
 
 def main():
@@ -116,7 +134,7 @@ def main():
     ap.add_argument("--warpsim", help="a warpsim binary: print the model's means too")
     a = ap.parse_args()
     records, ncu = os.path.join(DATA, "stream_latency.csv.xz"), os.path.join(DATA, "stream_latency_ncu.csv")
-    (cycles, paced), dram = gpu_records(records), dram_tbps(ncu)
+    (cycles, paced, by_warp), dram = gpu_records(records), dram_tbps(ncu)
     means = {}
     for case in CASES:
         launch = case.rsplit("_", 1)[0] if case.startswith("sectors_") else case
@@ -141,11 +159,14 @@ def main():
         means[case] = summary(cycles[case])[4]
         print(f"paced {pace} {means[case]:.1f} {paced[case]:.3f} {means[case] - means['paced_none_s132']:.1f}")
     print(f"occupancy_k1 {occupancy_k1_mean():.1f}")
+    for case in NEIGHBOUR_CASES:
+        print(f"neighbours {case} {neighbours_apart(by_warp[case])[0]} {neighbours_apart(by_warp[case])[1]}")
     if a.warpsim:
-        light, _ = model_mean(a.warpsim, 1 << 19, 4)
-        loaded, tbps = model_mean(a.warpsim, 1 << 26, None)
+        light, _, _ = model_mean(a.warpsim, 1 << 19, 4)
+        loaded, tbps, apart = model_mean(a.warpsim, 1 << 26, None)
         print(f"model light {light:.1f}")
         print(f"model loaded {loaded:.1f} {tbps:.3f}")
+        print(f"model neighbours {apart[0]} {apart[1]}")
     return 0
 
 

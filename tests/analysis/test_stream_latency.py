@@ -23,7 +23,7 @@ def run(*args):
     out = {}
     for line in r.stdout.splitlines():
         words = line.split()
-        key = 2 if words[0] in ("write_back_cost", "read_cost", "model", "paced") else 1
+        key = 2 if words[0] in ("write_back_cost", "read_cost", "model", "paced", "neighbours") else 1
         out[" ".join(words[:key])] = [float(w) for w in words[key:]]
     return out
 
@@ -72,6 +72,15 @@ def main():
     # the unloaded loads.
     excess = out["occupancy_k1"][0] - mean("body_s4")
     assert abs(excess - costs[2]) < 40, (excess, costs)
+    # Neighbouring warps' loads (lines 128 B apart, one L2 half, one DRAM unit): alone they wait
+    # within ~15 cycles of each other at the median; 132 SMs of reads part them by ~35, the
+    # write-backs beside by twice that; and at every load one pair in ten lies 200 cycles and more
+    # apart (a refresh that one of the two meets).
+    apart = lambda case: out[f"neighbours {case}"]
+    assert apart("no_store_s1")[0] < 20 and apart("body_s1")[0] < 20, out
+    assert 25 < apart("no_store_s132")[0] < 50 and abs(apart("l2_store_s132")[0] - apart("no_store_s132")[0]) < 10, out
+    assert apart("body_s132")[0] > 1.8 * apart("no_store_s132")[0], out
+    assert all(apart(c)[1] > 200 for c in ("no_store_s1", "no_store_s132", "body_s1", "body_s132")), out
     binary = model_binary("the model's load waits")
     if binary:
         model = run("--warpsim", binary)
@@ -82,6 +91,10 @@ def main():
         # write-backs, this fails: take the gap out of docs/model.md and h200/README.md.
         assert tbps > 0.8 * writes("body_s132"), (tbps, out)
         assert loaded - light < 40, (light, loaded)
+        # And its neighbours stay close: under that load under half the H200's median apart and
+        # under a third of its p90 (the same gap: the model's waits spread too little).
+        near = model["model neighbours"]
+        assert near[0] < 0.5 * apart("body_s132")[0] and near[1] < apart("body_s132")[1] / 3, (near, out)
         print(f"stream_latency.py: write-backs cost the H200's loads {costs} cycles, "
               f"hopper-h200's {loaded - light:.1f}")
     return 0
