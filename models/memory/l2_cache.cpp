@@ -36,6 +36,7 @@ L2Cache::L2Cache(const L2Spec& spec, std::uint64_t core_clock_khz, DramModel& dr
       launch_hits_(spec.launch_lookup_hits),
       dirty_lines_per_set_(spec.dirty_lines_per_set),
       fill_partial_writes_(spec.fill_partial_writes),
+      fill_partial_write_backs_(spec.fill_partial_write_backs),
       salt_(sim::mix64(sim::hash_path("gpu.l2.slice_hash"))) {
   sets_per_slice_ = cache_.sets() / slices_;
   way_bytes_ = std::max<std::uint64_t>(1, spec.size_bytes / std::max<std::uint32_t>(1, spec.ways));
@@ -181,7 +182,8 @@ sim::Cycle L2Cache::write(std::uint64_t address, sim::Cycle now, L2Hint property
 }
 
 sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sectors, std::uint32_t partial,
-                                  sim::Cycle now, L2Hint property, std::uint32_t partition) {
+                                  sim::Cycle now, L2Hint property, std::uint32_t partition,
+                                  const std::uint32_t* written_bytes) {
   Where w = locate_memo(line_address);
   // A store from another partition passes that partition's copy on its way home (l2.far_latency
   // more); every store drops the copies of sectors it writes in partitions other than its own.
@@ -219,6 +221,10 @@ sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sect
     } else {
       const sim::Cycle pending = valid ? cache_.sector_ready(line, w.sector) : 0;
       cache_.fill_sector(line, w.sector, std::max(pending, t));
+      if (fill_partial_write_backs_) {
+        const bool part = (partial >> w.sector & 1u) != 0;
+        note_written_bytes(line, w.sector, valid, !part ? kAllBytes : written_bytes ? written_bytes[w.sector] : 0);
+      }
     }
     const bool was_dirty = cache_.dirty_mask(line) != 0;
     cache_.mark_dirty(line, w.sector);
@@ -228,6 +234,19 @@ sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sect
   // A store that made room by writing a dirty line back (a victim, or one over the set's limit)
   // is acknowledged no sooner than DRAM takes that write-back (the header).
   return std::max(acknowledged, write_back_taken_);
+}
+
+void L2Cache::note_written_bytes(const SectorCache::Line& line, std::uint32_t sector, bool was_valid,
+                                 std::uint32_t bytes) {
+  if (bytes == kAllBytes && incomplete_.empty()) return;  // the common case: whole sectors
+  const std::uint64_t key = incomplete_key(line, sector);
+  const auto it = incomplete_.find(key);
+  if (it != incomplete_.end()) {
+    it->second |= bytes;
+    if (it->second == kAllBytes) incomplete_.erase(it);  // the stores have written it all
+  } else if (!was_valid && bytes != kAllBytes) {
+    incomplete_.emplace(key, bytes);  // a sector L2 held whole (fetched or stored) stays whole
+  }
 }
 
 sim::Cycle L2Cache::write_through_copy(const Where& at, const SectorCache::Line& copy, std::uint32_t sector,

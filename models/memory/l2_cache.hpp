@@ -48,6 +48,17 @@
 //   completes the sector finds it valid (or being filled) and does not fetch again. Fermi's
 //   Tesla M2070 runs with ECC on; H100 does not fetch (offset.csv: writeOffset at offset 1 reads
 //   no more DRAM than at offset 0).
+// - Partial sectors written back (preset l2.fill_partial_write_backs): the Hoppers defer that fill
+//   to the write-back, as the later patent does. A dirty sector whose stores wrote only some of its
+//   bytes, and that the L2 never had whole (read from DRAM, or completed by other stores: writeOffset's
+//   split sectors, which two warps complete), is read from DRAM when it goes back, then written. The
+//   H200 (h200/stream_latency_ncu.csv, lane0_store against no_store at 132 SMs): one float stored a
+//   line, each line written back, reads 15.29 MB more from DRAM while writing 15.61 MB, one 32-byte
+//   read a sector written back; whole lines stored and written back (body) read nothing more. The
+//   L2 keeps a byte mask only for sectors that are incomplete (few in most runs). The write is
+//   placed on the DRAM at the write-back's cycle, right after the read, not after the read's
+//   data: the DRAM model's timing is busy-until in arrival order (banked_dram.hpp), so the bytes
+//   and the bus time are the GPU's, the write's own start a little early.
 // - A store that makes the L2 write a dirty line back (its victim, or a line over the set's
 //   dirty limit) is acknowledged no sooner than DRAM takes the write-back: until then the L2 has
 //   nowhere else for the data. Under a DRAM-bound copy this holds a finished block's slot until
@@ -74,6 +85,7 @@
 // smaller set-aside or reset_persisting() demotes them (S4.6). Copies in other partitions are
 // never persisting.
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "models/memory/dram_model.hpp"
@@ -109,10 +121,11 @@ class L2Cache {
   sim::Cycle write(std::uint64_t address, sim::Cycle now, L2Hint property, std::uint32_t partition,
                    bool partial = false);
   // Several sectors of one line written by one request (bit s of `sectors`; `partial`: the ones
-  // only partly written), all with the same property: exactly write() once per sector in
-  // ascending order, with the line looked up once. Returns when the last write is acknowledged.
+  // only partly written, `written_bytes[s]` their byte masks where given, else unknown), all with
+  // the same property: exactly write() once per sector in ascending order, with the line looked up
+  // once. Returns when the last write is acknowledged.
   sim::Cycle write_sectors(std::uint64_t line_address, std::uint32_t sectors, std::uint32_t partial, sim::Cycle now,
-                           L2Hint property, std::uint32_t partition);
+                           L2Hint property, std::uint32_t partition, const std::uint32_t* written_bytes = nullptr);
   // A launch has ended: the lookups it made besides its memory instructions (l2.launch_lookups).
   void count_launch() {
     lookups_ += launch_lookups_;
@@ -141,6 +154,8 @@ class L2Cache {
   std::uint64_t eager_write_backs() const { return eager_write_backs_; }
   // Partial-sector stores that fetched their sector from DRAM (fill_partial_writes).
   std::uint64_t partial_write_fills() const { return partial_write_fills_; }
+  // Incomplete sectors read from DRAM as they were written back (fill_partial_write_backs).
+  std::uint64_t partial_write_back_fills() const { return partial_write_back_fills_; }
   std::uint64_t sector_hits() const { return hits_; }
   std::uint64_t sector_lookups() const { return lookups_; }
   // Of sector_lookups(), those a partition made for a request forwarded from another one.
@@ -157,6 +172,7 @@ class L2Cache {
  private:
   static constexpr std::uint32_t kNil = SectorCache::kNone;
   static constexpr std::uint32_t kDramFetchBytes = 64;
+  static constexpr std::uint32_t kAllBytes = 0xffffffffu;  // a 32-byte sector's byte mask, whole
   static constexpr std::uint64_t kFrac = 256;  // fixed-point fraction of a cycle for slice ports
 
   struct Where {
@@ -209,6 +225,16 @@ class L2Cache {
   std::uint32_t fetch(const Where& w, const SectorCache::Line& line, sim::Cycle now, sim::Cycle& ready);
   void evict(const SectorCache::Line& line, sim::Cycle now);  // writes dirty sectors back, then drops
   void write_back(const SectorCache::Line& line, sim::Cycle now);  // writes dirty sectors back; stays, clean
+  // fill_partial_write_backs: a store wrote `bytes` (a byte mask) of `sector` of `line`, which
+  // was `was_valid` before it; keeps incomplete_ up to date.
+  void note_written_bytes(const SectorCache::Line& line, std::uint32_t sector, bool was_valid, std::uint32_t bytes);
+  // Forgets the incomplete sectors of `line` (it leaves the cache without a write-back).
+  void forget_incomplete(const SectorCache::Line& line);
+  // incomplete_'s key of a sector: by the line's slot, which a copy of the line elsewhere does
+  // not share and which the line keeps while it is in the cache.
+  std::uint64_t incomplete_key(const SectorCache::Line& line, std::uint32_t sector) const {
+    return std::uint64_t{line.slot} * cache_.sectors_per_line() + sector;
+  }
   // A store has just made `line` dirty: keeps the set within its limit of dirty lines.
   void limit_dirty(std::uint32_t set, const SectorCache::Line& line, sim::Cycle now);
   void drop(const SectorCache::Line& line);  // forgets the line (no write-back)
@@ -229,6 +255,11 @@ class L2Cache {
   std::uint32_t dirty_lines_per_set_ = 0;  // 0: no limit (write back on eviction only)
   bool fill_partial_writes_ = false;
   std::uint64_t partial_write_fills_ = 0;
+  bool fill_partial_write_backs_ = false;
+  std::uint64_t partial_write_back_fills_ = 0;
+  // Home sectors that stores wrote in part and the L2 never had whole: incomplete_key -> the
+  // bytes written. Empty unless fill_partial_write_backs.
+  std::unordered_map<std::uint64_t, std::uint32_t> incomplete_;
   std::uint64_t eager_write_backs_ = 0;
   std::uint32_t sectors_per_fetch_ = 1;
   std::uint64_t slice_service_fixed_ = kFrac;  // port time of one sector

@@ -43,6 +43,9 @@ std::vector<sim::ParamSpec> L2Spec::params() {
            "lines still last); off: the set's eviction class and age alone decide"),
       flag("l2.fill_partial_writes",
            "a store to part of a sector not in L2 fetches the sector from DRAM first (DRAM ECC on)"),
+      flag("l2.fill_partial_write_backs",
+           "a dirty sector whose stores wrote only some of its bytes, and that L2 never read from DRAM, is read "
+           "from DRAM when it is written back (read-modify-write, DRAM ECC on); sectors completed meanwhile are not"),
       flag("l2.persistence", "CUDA L2 persistence controls are available (S4, cc >= 8.0)"),
       integer("l2.persist_max_bytes", "bytes", "persistingL2CacheMaxSize: largest set-aside (S4.1, S4.7)", 0),
       integer("l2.max_window_bytes", "bytes", "accessPolicyMaxWindowSize (S4.2, S4.7)", 0),
@@ -71,6 +74,7 @@ L2Spec L2Spec::from_config(const sim::Config& config) {
   s.launch_lookup_hits = read.u64("l2.launch_lookup_hits");
   s.dirty_lines_per_set = read.u32("l2.dirty_lines_per_set");
   s.fill_partial_writes = read.flag("l2.fill_partial_writes");
+  s.fill_partial_write_backs = read.flag("l2.fill_partial_write_backs");
   s.clean_victims_first = read.flag("l2.clean_victims_first");
   s.persistence = read.flag("l2.persistence");
   s.persist_max_bytes = read.u64("l2.persist_max_bytes");
@@ -80,6 +84,9 @@ L2Spec L2Spec::from_config(const sim::Config& config) {
   read.require(!s.persistence || s.persist_max_bytes <= s.size_bytes, "l2.persist_max_bytes", {"l2.size_bytes"},
                "exceeds l2.size_bytes");
   read.require(s.slices % s.partitions == 0, "l2.partitions", {"l2.slices"}, "must divide l2.slices");
+  // A byte mask a sector (l2_cache.hpp) holds 32 bytes: the stores' masks are per 32-byte piece.
+  read.require(!s.fill_partial_write_backs || s.sector_bytes == 32, "l2.fill_partial_write_backs",
+               {"l2.sector_bytes"}, "needs 32-byte L2 sectors");
   // Each slice is whole sets (the size rounds down to them, l2_cache.cpp): less than one a slice
   // would be an L2 bigger than what was asked for.
   read.require(s.size_bytes >= std::uint64_t{s.slices} * s.ways * s.line_bytes, "l2.size_bytes",

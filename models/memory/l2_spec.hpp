@@ -26,6 +26,7 @@ struct L2Spec {
   std::uint64_t launch_lookups = 0, launch_lookup_hits = 0;
   std::uint32_t dirty_lines_per_set = 0;  // 0: dirty lines are written back on eviction only
   bool fill_partial_writes = false;       // DRAM ECC: a partial-sector store fetches the sector
+  bool fill_partial_write_backs = false;  // DRAM ECC: a sector written back with bytes no store wrote is read first
   bool clean_victims_first = false;       // a set replaces clean lines before dirty ones
   bool persistence = false;
   std::uint64_t persist_max_bytes = 0, max_window_bytes = 0;

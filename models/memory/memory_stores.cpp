@@ -28,10 +28,14 @@ MemoryAccessResult GpuMemorySystem::global_store(std::uint32_t sm, std::uint32_t
   for_each_l2_request(
       kernel_slot, sectors_.count, [&](std::uint32_t k) { return sectors_.address[k]; },
       [&](std::uint32_t first, std::uint32_t last, std::uint64_t line_address, std::uint32_t sectors, L2Hint hint) {
-        std::uint32_t partial = 0;  // the sectors only partly written
-        for (std::uint32_t k = first; k < last; ++k)
-          if (sectors_.used[k] != kWholeSector) partial |= 1u << l2_sector_of(sectors_.address[k]);
-        ready = std::max(ready, l2_.write_sectors(line_address, sectors, partial, t, hint, near(sm)));
+        std::uint32_t partial = 0;  // the sectors only partly written, and their bytes
+        std::uint32_t written[SectorCache::kMaxSectorsPerLine] = {};
+        for (std::uint32_t k = first; k < last; ++k) {
+          const std::uint32_t s = l2_sector_of(sectors_.address[k]);
+          written[s] |= sectors_.used[k];
+          if (sectors_.used[k] != kWholeSector) partial |= 1u << s;
+        }
+        ready = std::max(ready, l2_.write_sectors(line_address, sectors, partial, t, hint, near(sm), written));
       });
   return finish(ready, passes);
 }

@@ -89,6 +89,12 @@ TEST_CASE("L2Spec refuses values of its keys that contradict each other", "[mode
   CHECK(memory::L2Spec::from_config(hopper_config({"l2.sm_partitions="})).partition_near(5) == 0);
   REQUIRE_THROWS_WITH(memory::L2Spec::from_config(hopper_config({"l2.partitions=3"})),
                       Catch::Equals("--set l2.partitions: l2.partitions: must divide l2.slices"));
+  // The byte masks of incomplete sectors are 32 bits (l2_cache.hpp).
+  REQUIRE_THROWS_WITH(memory::L2Spec::from_config(hopper_config({"l2.sector_bytes=64"})),
+                      Catch::Equals("--set l2.sector_bytes: l2.fill_partial_write_backs: needs 32-byte L2 sectors"));
+  CHECK_FALSE(
+      memory::L2Spec::from_config(hopper_config({"l2.sector_bytes=64", "l2.fill_partial_write_backs=false"}))
+          .fill_partial_write_backs);
   REQUIRE_THROWS_WITH(memory::L2Spec::from_config(hopper_config({"l2.sm_partitions=0120"})),
                       Catch::Equals("--set l2.sm_partitions: l2.sm_partitions: digit 3 ('2') is not a partition "
                                     "below l2.partitions"));
