@@ -51,6 +51,9 @@ L2Cache::L2Cache(const L2Spec& spec, std::uint64_t core_clock_khz, DramModel& dr
   const double lookup_cycles = double(core_clock_khz) / double(std::max<std::uint64_t>(1, spec.clock_khz)) /
                                std::max<std::uint32_t>(1, spec.lookups_per_cycle);
   slice_lookup_fixed_ = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(lookup_cycles * kFrac));
+  const double l2_to_core = double(core_clock_khz) / double(std::max<std::uint64_t>(1, spec.clock_khz));
+  request_fixed_ = static_cast<std::uint64_t>(spec.request_cycles * l2_to_core * kFrac + 0.5);
+  input_free_.assign(slices_, 0);
   slice_free_.assign(slices_, 0);
   slice_hits_.assign(slices_, 0);
   slice_lookups_.assign(slices_, 0);
@@ -102,7 +105,7 @@ std::uint32_t L2Cache::read_sectors(std::uint64_t line_address, std::uint32_t se
   if (partitions_ > 1 && partition != partition_of_slice(w.slice))
     return read_near(w, sectors, now, property, partition, ready);
   std::uint32_t fetched = 0;
-  return read_home(w, sectors, now, property, 0, ready, fetched);
+  return read_home(w, sectors, enter_slice(w.slice, now), property, 0, ready, fetched);
 }
 
 std::uint32_t L2Cache::read_home(const Where& home, std::uint32_t sectors, sim::Cycle now, L2Hint property,
@@ -134,9 +137,12 @@ std::uint32_t L2Cache::read_home(const Where& home, std::uint32_t sectors, sim::
 std::uint32_t L2Cache::read_near(const Where& home, std::uint32_t sectors, sim::Cycle now, L2Hint property,
                                  std::uint32_t near, sim::Cycle* ready) {
   const Where at = copy_in(home, near);
+  now = enter_slice(at.slice, now);
   SectorCache::Line copy = cache_.find(at.set, at.line);
   if (copy.found()) cache_.touch(copy);
   std::uint32_t hits = 0, fetched = 0;
+  bool forwarded = false;  // the sectors missed here go home as one request (ltcfabric), in at `home_in`
+  sim::Cycle home_in = 0;
   for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
     const auto s = static_cast<std::uint32_t>(__builtin_ctz(bits));
     const bool found = copy.found() && cache_.sector_valid(copy, s);
@@ -148,7 +154,8 @@ std::uint32_t L2Cache::read_near(const Where& home, std::uint32_t sectors, sim::
       continue;
     }
     // Forwarded home as soon as it missed here; the answer fills the copy on its way back.
-    hits += read_home(home, 1u << s, t, property, far_latency_, ready, fetched);
+    if (!forwarded) home_in = enter_slice(home.slice, t), forwarded = true;
+    hits += read_home(home, 1u << s, std::max(t, home_in), property, far_latency_, ready, fetched);
     if (!copy.found()) copy = install_copy(at, property, t);
     cache_.fill_sector(copy, s, ready[s]);
   }
@@ -193,6 +200,7 @@ sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sect
   SectorCache::Line copy;
   if (forwarded) {
     at = copy_in(w, partition);
+    now = enter_slice(at.slice, now);
     copy = cache_.find(at.set, at.line);
     // The near lookup counts as a hit whether or not it holds a copy (l2_semantics: cold stores
     // hit in both halves).
@@ -205,11 +213,14 @@ sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sect
   SectorCache::Line line;
   sim::Cycle acknowledged = now;
   write_back_taken_ = 0;
+  bool entered = false;  // the request has come into its home slice (enter_slice), at `home_in`
+  sim::Cycle home_in = 0;
   for (std::uint32_t bits = sectors; bits != 0; bits &= bits - 1) {
     w.sector = static_cast<std::uint32_t>(__builtin_ctz(bits));
     sim::Cycle from = now;
     if (forwarded) from = write_through_copy(at, copy, w.sector, (partial >> w.sector & 1u) != 0, now);
-    const sim::Cycle t = occupy_slice(w.slice, from);
+    if (!entered) home_in = enter_slice(w.slice, from), entered = true;
+    const sim::Cycle t = occupy_slice(w.slice, std::max(from, home_in));
     if (!line.found()) line = line_for(w, property, t);  // as in read_home: once per line
     const bool valid = cache_.sector_valid(line, w.sector);
     if ((partial >> w.sector & 1u) && fill_partial_writes_ && !valid) {

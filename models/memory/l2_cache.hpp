@@ -195,6 +195,20 @@ class L2Cache {
   // Starts service at the slice's port: returns the cycle the lookup happens. `data`: the lookup
   // moves a sector (a hit, a fill, a store); else it takes a tag lookup's slot only.
   sim::Cycle occupy_slice(std::uint32_t slice, sim::Cycle now, bool data = true);
+  // A request (one instruction's sectors of one line) comes into the slice through the crossbar's
+  // input, which takes one at a time for l2.request_cycles whatever its sectors: returns the cycle
+  // it is in, from which its sectors take the slice's port. A request forwarded to the line's home
+  // partition comes into the home slice once too, with all the sectors it missed (ncu counts the
+  // H200's forwarded reads as requests of four sectors, lts__t_requests_srcunit_ltcfabric_op_read). The H200 keeps that input busy 1.22-1.48
+  // L2 cycles a request, whether it carries one sector or three to four, and transposeNaive, one
+  // float of a line a thread, 73-81% of the time (h200/partial_writes_l2.csv: xbar2lts cycles
+  // over requests).
+  sim::Cycle enter_slice(std::uint32_t slice, sim::Cycle now) {
+    if (request_fixed_ == 0) return now;
+    const std::uint64_t start = std::max(now * kFrac, input_free_[slice]);
+    input_free_[slice] = start + request_fixed_;
+    return (start + kFrac - 1) / kFrac;
+  }
   void count_lookups(std::uint32_t slice, std::uint32_t lookups, std::uint32_t hits) {
     lookups_ += lookups;
     hits_ += hits;
@@ -264,6 +278,8 @@ class L2Cache {
   std::uint32_t sectors_per_fetch_ = 1;
   std::uint64_t slice_service_fixed_ = kFrac;  // port time of one sector
   std::uint64_t slice_lookup_fixed_ = kFrac;   // ... of a lookup that moves no data
+  std::uint64_t request_fixed_ = 0;            // a request's time at the slice's input (enter_slice)
+  std::vector<std::uint64_t> input_free_;      // fixed point, per slice
   std::uint64_t salt_ = 0;
   std::vector<std::uint64_t> slice_free_;  // fixed point
   std::vector<std::uint64_t> slice_hits_, slice_lookups_;

@@ -25,6 +25,9 @@ std::vector<sim::ParamSpec> L2Spec::params() {
       integer("l2.bytes_per_cycle_per_slice", "bytes/cycle", "L2 slice bandwidth", 1, 4096),
       integer("l2.clock_khz", "kHz", "clock of the L2 slices (their lookup rate counts in its cycles)", 1000, 1e8),
       integer("l2.lookups_per_cycle", "sectors", "tag lookups a slice makes per L2 cycle", 1, 1024),
+      real("l2.request_cycles", "cycles",
+           "L2 cycles a request (one instruction's sectors of one line) holds its slice's input from the "
+           "crossbar, whatever its sectors (0: no such stage)", 0, 64),
       integer("l2.partitions", "partitions",
               "L2 halves (or more) the slices are split into; an SM's request for a line whose home is another "
               "partition is looked up in its own partition first (a copy), then forwarded", 1, 64),
@@ -69,6 +72,7 @@ L2Spec L2Spec::from_config(const sim::Config& config) {
   s.partitions = read.u32("l2.partitions");
   s.clock_khz = read.u64("l2.clock_khz");
   s.lookups_per_cycle = read.u32("l2.lookups_per_cycle");
+  s.request_cycles = read.real("l2.request_cycles");
   s.far_latency = read.u32("l2.far_latency");
   s.launch_lookups = read.u64("l2.launch_lookups");
   s.launch_lookup_hits = read.u64("l2.launch_lookup_hits");

@@ -19,6 +19,7 @@ struct L2Spec {
   std::uint32_t partitions = 1, far_latency = 0;
   std::uint64_t clock_khz = 0;
   std::uint32_t lookups_per_cycle = 1;
+  double request_cycles = 0;  // L2 cycles each request holds its slice's input from the crossbar
   // l2.sm_partitions: the partition SM i is near is digit i, the digits taken again from the
   // first for SMs past the list (a what-if with more SMs), so any gpu.sms works with the
   // measured map. Empty: every SM is near partition 0.
