@@ -249,14 +249,22 @@ sim::Cycle L2Cache::write_sectors(std::uint64_t line_address, std::uint32_t sect
 
 void L2Cache::note_written_bytes(const SectorCache::Line& line, std::uint32_t sector, bool was_valid,
                                  std::uint32_t bytes) {
-  if (bytes == kAllBytes && incomplete_.empty()) return;  // the common case: whole sectors
-  const std::uint64_t key = incomplete_key(line, sector);
-  const auto it = incomplete_.find(key);
-  if (it != incomplete_.end()) {
-    it->second |= bytes;
-    if (it->second == kAllBytes) incomplete_.erase(it);  // the stores have written it all
-  } else if (!was_valid && bytes != kAllBytes) {
-    incomplete_.emplace(key, bytes);  // a sector L2 held whole (fetched or stored) stays whole
+  const std::uint8_t bit = static_cast<std::uint8_t>(1u << sector);
+  if (bytes == kAllBytes) {  // the common case: a whole sector, which completes an incomplete one
+    if (incomplete(line) & bit) incomplete_[line.slot] &= static_cast<std::uint8_t>(~bit);
+    return;
+  }
+  if (incomplete_.empty()) {
+    incomplete_.assign(cache_.line_count(), 0);
+    written_bytes_.assign(std::size_t{cache_.line_count()} * cache_.sectors_per_line(), 0);
+  }
+  std::uint32_t& written = written_bytes_[std::size_t{line.slot} * cache_.sectors_per_line() + sector];
+  if (incomplete_[line.slot] & bit) {
+    written |= bytes;
+    if (written == kAllBytes) incomplete_[line.slot] &= static_cast<std::uint8_t>(~bit);  // all written now
+  } else if (!was_valid) {  // a sector L2 held whole (fetched or stored) stays whole
+    written = bytes;
+    incomplete_[line.slot] |= bit;
   }
 }
 

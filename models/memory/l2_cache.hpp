@@ -55,7 +55,7 @@
 //   H200 (h200/stream_latency_ncu.csv, lane0_store against no_store at 132 SMs): one float stored a
 //   line, each line written back, reads 15.29 MB more from DRAM while writing 15.61 MB, one 32-byte
 //   read a sector written back; whole lines stored and written back (body) read nothing more. The
-//   L2 keeps a byte mask only for sectors that are incomplete (few in most runs). The write is
+//   L2 keeps a byte mask a sector, made when the first store writes part of one. The write is
 //   placed on the DRAM at the write-back's cycle, right after the read, not after the read's
 //   data: the DRAM model's timing is busy-until in arrival order (banked_dram.hpp), so the bytes
 //   and the bus time are the GPU's, the write's own start a little early.
@@ -85,7 +85,6 @@
 // smaller set-aside or reset_persisting() demotes them (S4.6). Copies in other partitions are
 // never persisting.
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "models/memory/dram_model.hpp"
@@ -113,7 +112,11 @@ class L2Cache {
   std::uint32_t read_sectors(std::uint64_t line_address, std::uint32_t sectors, sim::Cycle now, L2Hint property,
                              std::uint32_t partition, sim::Cycle* ready);
   // Starts loading the host memory the L2 will touch for `address` (simulator speed only).
-  void prefetch(std::uint64_t address) const { cache_.prefetch_set(locate(address).set); }
+  void prefetch(std::uint64_t address) const {
+    const std::uint32_t set = locate(address).set;
+    cache_.prefetch_set(set);
+    if (!incomplete_.empty()) prefetch_written_bytes(set);
+  }
   // A sector write (store): allocates without reading DRAM and marks the sector dirty. Returns
   // the cycle the write is acknowledged. `partial`: the store covers only some bytes of the
   // sector; with fill_partial_writes (preset) a sector not yet valid is then filled from DRAM
@@ -199,10 +202,11 @@ class L2Cache {
   // input, which takes one at a time for l2.request_cycles whatever its sectors: returns the cycle
   // it is in, from which its sectors take the slice's port. A request forwarded to the line's home
   // partition comes into the home slice once too, with all the sectors it missed (ncu counts the
-  // H200's forwarded reads as requests of four sectors, lts__t_requests_srcunit_ltcfabric_op_read). The H200 keeps that input busy 1.22-1.48
-  // L2 cycles a request, whether it carries one sector or three to four, and transposeNaive, one
-  // float of a line a thread, 73-81% of the time (h200/partial_writes_l2.csv: xbar2lts cycles
-  // over requests).
+  // H200's forwarded reads as requests of four sectors, lts__t_requests_srcunit_ltcfabric_op_read).
+  // The H200 keeps that input busy 1.22-1.48 L2 cycles a request, whether it carries one sector or
+  // three to four, and transposeNaive, one float of a line a thread, 73-81% of the time
+  // (h200/partial_writes_l2.csv: xbar2lts cycles over requests). Off (0) in every preset for now
+  // (docs/model.md, the L2).
   sim::Cycle enter_slice(std::uint32_t slice, sim::Cycle now) {
     if (request_fixed_ == 0) return now;
     const std::uint64_t start = std::max(now * kFrac, input_free_[slice]);
@@ -240,14 +244,21 @@ class L2Cache {
   void evict(const SectorCache::Line& line, sim::Cycle now);  // writes dirty sectors back, then drops
   void write_back(const SectorCache::Line& line, sim::Cycle now);  // writes dirty sectors back; stays, clean
   // fill_partial_write_backs: a store wrote `bytes` (a byte mask) of `sector` of `line`, which
-  // was `was_valid` before it; keeps incomplete_ up to date.
+  // was `was_valid` before it; keeps incomplete_ and written_bytes_ up to date.
   void note_written_bytes(const SectorCache::Line& line, std::uint32_t sector, bool was_valid, std::uint32_t bytes);
-  // Forgets the incomplete sectors of `line` (it leaves the cache without a write-back).
-  void forget_incomplete(const SectorCache::Line& line);
-  // incomplete_'s key of a sector: by the line's slot, which a copy of the line elsewhere does
-  // not share and which the line keeps while it is in the cache.
-  std::uint64_t incomplete_key(const SectorCache::Line& line, std::uint32_t sector) const {
-    return std::uint64_t{line.slot} * cache_.sectors_per_line() + sector;
+  // Starts loading the set's incomplete bits and byte masks (prefetch): a store of one float a
+  // line missed in them at every sector (transposeNaive simulated 1.5 times as long).
+  void prefetch_written_bytes(std::uint32_t set) const {
+    const std::size_t slot = std::size_t{set} * cache_.ways();
+    __builtin_prefetch(&incomplete_[slot]);
+    const std::uint32_t* masks = &written_bytes_[slot * cache_.sectors_per_line()];
+    for (std::size_t k = 0; k < std::size_t{cache_.ways()} * cache_.sectors_per_line(); k += 16)
+      __builtin_prefetch(masks + k);
+  }
+  // The sectors of `line` that are incomplete: by the line's slot, which a copy of the line
+  // elsewhere does not share and which the line keeps while it is in the cache.
+  std::uint8_t incomplete(const SectorCache::Line& line) const {
+    return incomplete_.empty() ? 0 : incomplete_[line.slot];
   }
   // A store has just made `line` dirty: keeps the set within its limit of dirty lines.
   void limit_dirty(std::uint32_t set, const SectorCache::Line& line, sim::Cycle now);
@@ -271,9 +282,11 @@ class L2Cache {
   std::uint64_t partial_write_fills_ = 0;
   bool fill_partial_write_backs_ = false;
   std::uint64_t partial_write_back_fills_ = 0;
-  // Home sectors that stores wrote in part and the L2 never had whole: incomplete_key -> the
-  // bytes written. Empty unless fill_partial_write_backs.
-  std::unordered_map<std::uint64_t, std::uint32_t> incomplete_;
+  // Home sectors that stores wrote in part and the L2 never had whole: a bit a sector for each
+  // slot, and the bytes written (slot x sectors a line + sector). Made at the first such store:
+  // empty in most runs.
+  std::vector<std::uint8_t> incomplete_;
+  std::vector<std::uint32_t> written_bytes_;
   std::uint64_t eager_write_backs_ = 0;
   std::uint32_t sectors_per_fetch_ = 1;
   std::uint64_t slice_service_fixed_ = kFrac;  // port time of one sector

@@ -66,18 +66,16 @@ void L2Cache::write_back(const SectorCache::Line& line, sim::Cycle now) {
     slice_free_[slice] = start + write_back_fixed_;
     now = (start + kFrac - 1) / kFrac;
   }
+  // Read-modify-write of the sectors the stores wrote in part (l2_cache.hpp); merged, they stay
+  // in L2 whole.
+  const std::uint8_t partial = incomplete(line) & dirty;
+  if (partial != 0) incomplete_[line.slot] &= static_cast<std::uint8_t>(~partial);
   for (std::uint32_t s = 0; s < cache_.sectors_per_line(); ++s) {
     if (!((dirty >> s) & 1u)) continue;
     const std::uint64_t address = base + std::uint64_t{s} * sector_bytes_;
-    if (!incomplete_.empty()) {
-      // Read-modify-write of a sector the stores wrote in part (l2_cache.hpp); merged, it stays
-      // in L2 whole.
-      const auto it = incomplete_.find(incomplete_key(line, s));
-      if (it != incomplete_.end()) {
-        incomplete_.erase(it);
-        dram_.read(address, sector_bytes_, now);
-        ++partial_write_back_fills_;
-      }
+    if ((partial >> s) & 1u) {
+      dram_.read(address, sector_bytes_, now);
+      ++partial_write_back_fills_;
     }
     write_back_taken_ = std::max(write_back_taken_, dram_.write(address, sector_bytes_, now));
   }
@@ -89,13 +87,8 @@ void L2Cache::evict(const SectorCache::Line& line, sim::Cycle now) {
   drop(line);
 }
 
-void L2Cache::forget_incomplete(const SectorCache::Line& line) {
-  for (std::uint32_t s = 0; s < cache_.sectors_per_line(); ++s)
-    incomplete_.erase(incomplete_key(line, s));
-}
-
 void L2Cache::drop(const SectorCache::Line& line) {
-  if (!incomplete_.empty()) forget_incomplete(line);
+  if (!incomplete_.empty()) incomplete_[line.slot] = 0;
   if (cache_.line_class(line) == LineClass::Persisting) {
     list_remove(line.slot);
     --persisting_lines_;

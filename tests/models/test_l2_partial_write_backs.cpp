@@ -25,7 +25,10 @@ struct Rig {
   BankedDram dram;
   L2Cache l2;
   sim::Cycle now = 0;
-  explicit Rig(bool fill_partial_write_backs) : arch(tiny(fill_partial_write_backs)), dram(arch.dram, arch.gpu.core_clock_khz, 1), l2(arch.l2, arch.gpu.core_clock_khz, dram, stats) {}
+  explicit Rig(bool fill_partial_write_backs)
+      : arch(tiny(fill_partial_write_backs)),
+        dram(arch.dram, arch.gpu.core_clock_khz, 1),
+        l2(arch.l2, arch.gpu.core_clock_khz, dram, stats) {}
   static Arch tiny(bool on) {
     Arch a = load_arch("hopper-h200");
     REQUIRE(a.l2.fill_partial_write_backs);  // the preset's, from the H200's measurement
@@ -46,7 +49,8 @@ struct Rig {
   }
   // Four more lines of set 0 (line numbers 16 up): every line stored to before is written back.
   void evict_set_0() {
-    for (std::uint64_t line = 16; line < 24; line += 2) l2.write_sectors(line * 128, 1u, 0, now += 10, L2Hint::Default, 0);
+    for (std::uint64_t line = 16; line < 24; line += 2)
+      l2.write_sectors(line * 128, 1u, 0, now += 10, L2Hint::Default, 0);
   }
 };
 
