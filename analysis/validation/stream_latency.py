@@ -160,7 +160,8 @@ def main():
         print(f"paced {pace} {means[case]:.1f} {paced[case]:.3f} {means[case] - means['paced_none_s132']:.1f}")
     print(f"occupancy_k1 {occupancy_k1_mean():.1f}")
     for case in NEIGHBOUR_CASES:
-        print(f"neighbours {case} {neighbours_apart(by_warp[case])[0]} {neighbours_apart(by_warp[case])[1]}")
+        p50, p90 = neighbours_apart(by_warp[case])
+        print(f"neighbours {case} {p50} {p90}")
     if a.warpsim:
         light, _, _ = model_mean(a.warpsim, 1 << 19, 4)
         loaded, tbps, apart = model_mean(a.warpsim, 1 << 26, None)
