@@ -53,14 +53,16 @@ def gpu_rows():
     return out
 
 
-def run_readoffset(binary, timeline, blocks_per_sm, n=1 << 26, sms=None):
+def run_readoffset(binary, timeline, blocks_per_sm, n=1 << 26, sms=None, settings=()):
     """`binary run`'s --json result for readOffset in 512-thread blocks on hopper-h200 in ncu's mode,
-    with room for `blocks_per_sm` blocks an SM (on `sms` SMs where given), its timeline written to
-    `timeline`."""
+    with room for `blocks_per_sm` blocks an SM (on `sms` SMs where given; `settings`: further
+    `--set KEY=VALUE`s), its timeline written to `timeline`."""
     command = [binary, "run", "--kernel", "readOffset", "-p", f"n={n}", "-p", "block=512", "--arch", "hopper-h200",
                "--set", f"sm.max_blocks={blocks_per_sm}", "--ncu", "--json", "--timeline", timeline]
     if sms is not None:
         command += ["--set", f"gpu.sms={sms}"]
+    for setting in settings:
+        command += ["--set", setting]
     return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
 
 

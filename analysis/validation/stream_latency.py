@@ -4,7 +4,7 @@ add: h200/stream_latency.csv.xz (tools/gpu-probes/stream_latency.cu: readOffset'
 S SMs, every warp of SMs 0-3 timed at every iteration) and h200/stream_latency_ncu.csv (the same
 launches under ncu: the bytes written to DRAM).
 
-    analysis/validation/stream_latency.py [--warpsim BINARY]
+    analysis/validation/stream_latency.py [--warpsim BINARY [--set KEY=VALUE ...]]
 
 Prints one line per case: `CASE n p10 p50 p90 mean dram_write_tbps dram_read_tbps`, the cycles
 from the iteration's first clock read to its data (the first 16 iterations of each warp left out:
@@ -34,7 +34,8 @@ With --warpsim, `model light MEAN` and `model loaded MEAN dram_write_tbps`: the 
 mean in `BINARY run --kernel readOffset --arch hopper-h200 --set sm.max_blocks=1 --timeline` on
 4 SMs (n = 2^19: nothing written back) and on all of them (n = 2^26), its warps' first and second
 load data less their start; `model neighbours P50 P90`: the loaded run's warps 2k and 2k + 1, their
-first loads' waits apart.
+first loads' waits apart. `--set` passes preset settings to those runs (e.g. the DRAM's write queue,
+dram.write_queue).
 """
 import argparse
 import collections
@@ -115,12 +116,12 @@ def occupancy_k1_mean():
     return sum(int(r["t_data"]) - int(r["t_start"]) for r in rows) / len(rows)
 
 
-def model_mean(binary, n, sms):
+def model_mean(binary, n, sms, settings=()):
     """The model's mean wait for readOffset's two loads, one block an SM, its DRAM writes, TB/s, and
     its neighbouring warps' first loads' waits apart (neighbours_apart)."""
     with tempfile.TemporaryDirectory() as tmp:
         timeline = os.path.join(tmp, "timeline.csv")
-        result = occupancy_curve.run_readoffset(binary, timeline, 1, n=n, sms=sms)
+        result = occupancy_curve.run_readoffset(binary, timeline, 1, n=n, sms=sms, settings=settings)
         with open(timeline) as f:
             rows = [r for r in csv.DictReader(f) if r["t_first_data"] and r["t_second_data"]]
     waits = [max(int(r["t_first_data"]), int(r["t_second_data"])) - int(r["t_start"]) for r in rows]
@@ -132,6 +133,8 @@ def model_mean(binary, n, sms):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--warpsim", help="a warpsim binary: print the model's means too")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a preset setting for the model's runs (repeatable)")
     a = ap.parse_args()
     records, ncu = os.path.join(DATA, "stream_latency.csv.xz"), os.path.join(DATA, "stream_latency_ncu.csv")
     (cycles, paced, by_warp), dram = gpu_records(records), dram_tbps(ncu)
@@ -163,8 +166,8 @@ def main():
         p50, p90 = neighbours_apart(by_warp[case])
         print(f"neighbours {case} {p50} {p90}")
     if a.warpsim:
-        light, _, _ = model_mean(a.warpsim, 1 << 19, 4)
-        loaded, tbps, apart = model_mean(a.warpsim, 1 << 26, None)
+        light, _, _ = model_mean(a.warpsim, 1 << 19, 4, a.set)
+        loaded, tbps, apart = model_mean(a.warpsim, 1 << 26, None, a.set)
         print(f"model light {light:.1f}")
         print(f"model loaded {loaded:.1f} {tbps:.3f}")
         print(f"model neighbours {apart[0]} {apart[1]}")

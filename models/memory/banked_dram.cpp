@@ -15,6 +15,7 @@ BankedDram::BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::
       latency_span_(spec.latency_max > spec.latency_min ? spec.latency_max - spec.latency_min : 0),
       writes_in_refresh_(spec.writes_in_refresh),
       refresh_holds_bus_(spec.refresh_holds_bus),
+      write_queue_(spec.write_queue),
       salt_(sim::Rng(seed, "gpu.dram").next()) {
   const double clock_hz = static_cast<double>(core_clock_khz) * 1e3;
   bytes_per_cycle_ = spec.bytes_per_second() / clock_hz;
@@ -27,7 +28,13 @@ BankedDram::BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::
   unit_turn_fixed_ = ns_fixed(spec.unit_turn_ps * 1e-3);
   // A batch of writes between reads costs two bus turnarounds (read->write, write->read);
   // spread over the batch, each write burst carries its share.
-  write_turnaround_fixed_ = ns_fixed(2.0 * spec.turnaround_ns / std::max<std::uint32_t>(1, spec.write_batch));
+  // With a write queue the turns are paid where the bus changes direction instead.
+  if (write_queue_ == 0)
+    write_turnaround_fixed_ = ns_fixed(2.0 * spec.turnaround_ns / std::max<std::uint32_t>(1, spec.write_batch));
+  else
+    bus_turn_fixed_ = ns_fixed(spec.turnaround_ns);
+  bus_direction_.assign(channels_, kUnused);
+  queued_writes_.resize(write_queue_ > 0 ? channels_ : 0);
   channel_free_.assign(channels_, 0);
   idle_left_.assign(channels_, IdleLeftToWrites{});
   bank_free_.assign(std::size_t{channels_} * banks_, 0);
@@ -45,6 +52,13 @@ sim::Cycle BankedDram::quiet_at() const {
   std::uint64_t last = 0;
   for (const auto* v : {&channel_free_, &bank_free_, &activate_ready_})
     if (!v->empty()) last = std::max(last, *std::max_element(v->begin(), v->end()));
+  // Writes still queued go on the bus once it is free (a turn, then their bursts).
+  for (std::uint32_t c = 0; c < queued_writes_.size(); ++c) {
+    if (queued_writes_[c].empty()) continue;
+    std::uint64_t end = channel_free_[c] + bus_turn_fixed_;
+    for (const QueuedWrite& w : queued_writes_[c]) end += static_cast<std::uint64_t>(std::llround(w.bytes * ticks_per_byte_));
+    last = std::max(last, end);
+  }
   return (last + kFrac - 1) / kFrac;
 }
 
@@ -93,8 +107,13 @@ BankedDram::Reservation BankedDram::reserve(const Target& t, std::uint32_t bytes
   }
   bank_free_[b] = bank_start + burst;
   open_row_[b] = t.row;
-  // The channel's data bus, reserved in arrival order (banks overlap their activations).
-  const std::uint64_t queued_at = std::max(now_fixed, channel_free_[t.channel]);
+  // The channel's data bus, reserved in arrival order (banks overlap their activations). With the
+  // write queue a burst that goes the other way from the last one waits for the bus to turn.
+  std::uint64_t bus_free = channel_free_[t.channel];
+  const Direction direction = is_write ? kWriting : kReading;
+  if (write_queue_ > 0 && bus_direction_[t.channel] != kUnused && bus_direction_[t.channel] != direction)
+    bus_free += bus_turn_fixed_;
+  const std::uint64_t queued_at = std::max(now_fixed, bus_free);
   IdleLeftToWrites& left = idle_left_[t.channel];
   if (is_write && writes_in_refresh_ && now_fixed < left.until && left.ticks >= burst) {
     // Drained while a refresh holds the reads: no turnaround of its own, the bus was idle.
@@ -118,12 +137,23 @@ BankedDram::Reservation BankedDram::reserve(const Target& t, std::uint32_t bytes
     left.until = bus_start;
   }
   channel_free_[t.channel] = bus_start + burst + (is_write ? write_turnaround_fixed_ : 0);
+  bus_direction_[t.channel] = direction;
   return Reservation{std::max(bank_start, bus_start), behind_open_row};
+}
+
+void BankedDram::drain_writes(std::uint32_t channel) {
+  // Each in its turn from when it came, so after the reads that were on the bus before it.
+  std::vector<QueuedWrite>& queue = queued_writes_[channel];
+  for (const QueuedWrite& w : queue) reserve(w.target, w.bytes, w.arrived, true);
+  queue.clear();
 }
 
 sim::Cycle BankedDram::read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
   bytes_read_ += bytes;
   const Target t = map_memo(address);
+  // Writes queued behind reads that have since left the bus idle went out in that idle time.
+  if (write_queue_ > 0 && !queued_writes_[t.channel].empty() && channel_free_[t.channel] <= now * kFrac)
+    drain_writes(t.channel);
   const Reservation r = reserve(t, bytes, now, false);
   // Unloaded latency: a read queued behind its open row's previous request answers at the
   // preset's minimum; any other anywhere in the preset's range, deterministically per address
@@ -136,7 +166,25 @@ sim::Cycle BankedDram::read(std::uint64_t address, std::uint32_t bytes, sim::Cyc
 
 sim::Cycle BankedDram::write(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
   bytes_written_ += bytes;
-  return (reserve(map_memo(address), bytes, now, true).start + kFrac - 1) / kFrac;
+  const Target t = map_memo(address);
+  if (write_queue_ > 0) {
+    std::vector<QueuedWrite>& queue = queued_writes_[t.channel];
+    const bool reads_hold_bus = bus_direction_[t.channel] == kReading && channel_free_[t.channel] > now * kFrac;
+    if (reads_hold_bus || !queue.empty()) {
+      // Behind the reads: it waits in the queue (taken by the DRAM now), until the bus falls idle
+      // or the queue is full.
+      queue.push_back(QueuedWrite{t, bytes, now});
+      if (queue.size() < write_queue_ && reads_hold_bus) return now;
+      const std::uint64_t start = [&] {
+        const QueuedWrite last = queue.back();
+        queue.pop_back();
+        drain_writes(t.channel);
+        return reserve(last.target, last.bytes, last.arrived, true).start;
+      }();
+      return (start + kFrac - 1) / kFrac;
+    }
+  }
+  return (reserve(t, bytes, now, true).start + kFrac - 1) / kFrac;
 }
 
 }  // namespace warpsim::models::memory

@@ -51,6 +51,14 @@ class BankedDram final : public DramModel {
   //   the H200 show no gain from a row a read opened ~300 ns before (row_pairs_*.csv.xz in
   //   h100-measured and h200, analysis/validation/row_pairs.py: median 0 cycles sooner), whatever
   //   their controllers do with the row meanwhile.
+  // - with dram.write_queue, a channel turns its bus round (dram.turnaround_ns each way) when its
+  //   next burst goes the other way, and writes that come while reads hold the bus wait in its
+  //   queue: drained when the bus falls idle, or when dram.write_queue of them are waiting. At
+  //   light load each write-back is a turn of its own, which the reads behind it wait out; under
+  //   a full queue a turn pair is shared by the queue's writes. The H200 moves a mix of reads and
+  //   writes slower the more evenly it mixes them, and either alone at the pins' rate
+  //   (h200/dram_mix.csv), and its loads wait for write-backs by the line, not the byte, only
+  //   where reads flow beside them (h200/stream_latency*).
 
   // `core_clock_khz`: the clock its timing counts in.
   BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::uint64_t seed);
@@ -86,6 +94,13 @@ class BankedDram final : public DramModel {
   };
   // Reserves channel and bank for a burst of `bytes` asked for at `now`.
   Reservation reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool is_write);
+  // dram.write_queue: the writes waiting behind a channel's reads, put on its bus in order.
+  struct QueuedWrite {
+    Target target;
+    std::uint32_t bytes;
+    sim::Cycle arrived;
+  };
+  void drain_writes(std::uint32_t channel);
   // The first moment at or after `t` when the channel is not refreshing. Channels refresh at
   // staggered phases, as each HBM/GDDR channel schedules its own refreshes.
   std::uint64_t after_refresh(std::uint32_t channel, std::uint64_t t) const;
@@ -97,6 +112,12 @@ class BankedDram final : public DramModel {
   // Refresh (tREFI, tRFC) and the write share of read/write turnarounds, in fixed point.
   std::uint64_t refresh_interval_fixed_ = 0, refresh_fixed_ = 0, write_turnaround_fixed_ = 0;
   std::uint64_t unit_turn_fixed_ = 0;  // dram.unit_turn_ps
+  std::uint32_t write_queue_ = 0;      // dram.write_queue (0: writes pay write_turnaround_fixed_)
+  std::uint64_t bus_turn_fixed_ = 0;   // dram.turnaround_ns, paid per turn with the write queue
+  // Per channel: which way its last burst went (an unused bus turns for nothing).
+  enum Direction : std::uint8_t { kUnused, kReading, kWriting };
+  std::vector<Direction> bus_direction_;
+  std::vector<std::vector<QueuedWrite>> queued_writes_;
   double bytes_per_cycle_ = 1;
   double ticks_per_byte_ = 1;  // fixed-point channel occupancy per byte
   std::uint64_t burst_32_ = 1;  // ... of one 32-byte sector

@@ -23,7 +23,12 @@ std::vector<sim::ParamSpec> DramSpec::params() {
               "at a phase of its own (dram.channels: every channel at its own)",
               1, 1024),
       integer("dram.turnaround_ns", "ns", "data-bus turnaround between writes and reads (tWTR + tRTW class)", 0, 1e6),
-      integer("dram.write_batch", "bursts", "writes the controller drains per read/write turnaround pair", 1, 1e6),
+      integer("dram.write_batch", "bursts",
+              "with dram.write_queue 0: each write pays two turnarounds spread over this many bursts", 1, 1e6),
+      integer("dram.write_queue", "bursts",
+              "writes a channel queues behind its reads before it turns its bus to drain them, each turn costing "
+              "dram.turnaround_ns (0: no queue, every write pays its share of dram.write_batch's turnarounds)",
+              0, 1e6),
       flag("dram.writes_in_refresh",
            "writes queued while the reads leave a channel's bus idle (a refresh, a unit's turn) drain in that "
            "time, at no cost"),
@@ -53,6 +58,7 @@ DramSpec DramSpec::from_config(const sim::Config& config) {
   s.writes_in_refresh = read.flag("dram.writes_in_refresh");
   s.refresh_holds_bus = read.flag("dram.refresh_holds_bus");
   s.unit_turn_ps = read.u32("dram.unit_turn_ps");
+  s.write_queue = read.u32("dram.write_queue");
 
   read.require(s.latency_min <= s.latency_max, "dram.latency_min", {"dram.latency_max"}, "exceeds dram.latency_max");
   read.require(s.refresh_ns < s.refresh_interval_ns, "dram.refresh_ns", {"dram.refresh_interval_ns"},

@@ -1,8 +1,9 @@
 #pragma once
 // The [dram] part of a preset: which DRAM model runs (dram_models.hpp) and the numbers it runs on
 // (banked_dram.hpp): bandwidth, unloaded latency, channels and banks, refresh and what it holds,
-// what a 256-byte unit costs to turn to, write turnaround and whether writes drain while the reads
-// leave the bus idle.
+// what a 256-byte unit costs to turn to, write turnaround (a share of every write, or a turn of the
+// bus when it changes direction with the writes queued behind the reads) and whether writes drain
+// while the reads leave the bus idle.
 #include <cstdint>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct DramSpec {
   bool writes_in_refresh = false;
   bool refresh_holds_bus = true;
   std::uint32_t unit_turn_ps = 0;
+  std::uint32_t write_queue = 0;
 
   double bytes_per_second() const { return bus_width_bits / 8.0 * data_rate_mtps * 1e6; }
 

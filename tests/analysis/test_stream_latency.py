@@ -95,8 +95,19 @@ def main():
         # under a third of its p90 (the same gap: the model's waits spread too little).
         near = model["model neighbours"]
         assert near[0] < 0.5 * apart("body_s132")[0] and near[1] < apart("body_s132")[1] / 3, (near, out)
+        # With the DRAM's write queue (dram.write_queue, off in the presets; docs/model.md, "A write
+        # queue and the bus's turns"): a turn of 50 ns each way, the queue as long as the H200's mix
+        # curve asks at that turn (tests/validation/test_dram_mix_h200.cpp: 127 bursts at 10 ns), the
+        # loads wait for the write-backs as the H200's do at one block an SM on every SM.
+        queued = run("--warpsim", binary, "--set", "dram.turnaround_ns=50", "--set", "dram.write_queue=635",
+                     "--set", "dram.writes_in_refresh=false")
+        excess_h200 = out["occupancy_k1"][0] - mean("body_s4")
+        excess_queued = queued["model loaded"][0] - queued["model light"][0]
+        assert abs(excess_queued - excess_h200) < 20, (excess_queued, excess_h200)
+        # Not the neighbours' spread: both warps' lines wait behind the same write-backs.
+        assert queued["model neighbours"][0] < 0.5 * apart("body_s132")[0], queued
         print(f"stream_latency.py: write-backs cost the H200's loads {costs} cycles, "
-              f"hopper-h200's {loaded - light:.1f}")
+              f"hopper-h200's {loaded - light:.1f}, with the write queue {excess_queued:.1f}")
     return 0
 
 
