@@ -1,5 +1,6 @@
 // The values CUDA reports of the GPU (device.csv), and those the base preset's assumptions tie to
-// them: warps per scheduler follow the SM's warps, DRAM channels and L2 slices the bus width.
+// them: warps per scheduler follow the SM's warps, DRAM channels the bus width; and the L2's slices
+// as ncu's counters count them.
 #include <algorithm>
 #include <cmath>
 
@@ -9,9 +10,12 @@
 namespace warpsim::analysis {
 namespace {
 
-std::int64_t count(const CsvTable& device, const char* column) {
-  return static_cast<std::int64_t>(device.number(0, column));
+std::int64_t count(const CsvTable& table, const char* column) {
+  return static_cast<std::int64_t>(table.number(0, column));
 }
+
+constexpr const char* kSectorsSum = "lts__t_sectors.sum";
+constexpr const char* kSectorsAvg = "lts__t_sectors.avg";
 
 }  // namespace
 
@@ -74,6 +78,32 @@ void derive_device(const CalibrationData& d, const models::Arch& base, const std
           at + "busWidth " + std::to_string(bus) + " in groups of " + fixed(bits_per_group, 0) + " bits, as " +
               base_name + " refreshes its " + std::to_string(base.dram.bus_width_bits) + " bits in " +
               std::to_string(base.dram.refresh_groups) + " groups (measured there)");
+  // L2 slices: those ncu's L2 counters average over (lts__t_sectors.sum / .avg in offset.csv,
+  // where the probes profiled with its full set): 80 on the H100; 94 on the H200, whose
+  // device__attribute_l2s_count says 96 though its counters count 94 slices, as many as its DRAM
+  // channels. Else the base's slices a channel, applied to this bus.
+  const auto has = [&](const char* c) {
+    return std::find(d.offset.columns.begin(), d.offset.columns.end(), c) != d.offset.columns.end();
+  };
+  if (has(kSectorsSum) && has(kSectorsAvg)) {
+    std::int64_t slices = 0;
+    for (std::size_t row = 0; row < d.offset.rows.size(); ++row) {
+      const double sum = d.offset.number(row, kSectorsSum), avg = d.offset.number(row, kSectorsAvg);
+      const double units = avg > 0 ? sum / avg : 0;
+      const auto rounded = static_cast<std::int64_t>(std::llround(units));
+      if (rounded < 1 || std::abs(units - double(rounded)) > 0.01)
+        throw sim::InputError(d.offset.where(row), std::string(kSectorsSum) + " / " + kSectorsAvg + " = " +
+                                                       fixed(units, 3) + ": not a whole number of L2 slices");
+      if (slices != 0 && rounded != slices)
+        throw sim::InputError(d.offset.where(row), std::string(kSectorsSum) + " / " + kSectorsAvg + " = " +
+                                                       std::to_string(rounded) + " L2 slices, where the first row has " +
+                                                       std::to_string(slices));
+      slices = rounded;
+    }
+    out.set("l2.slices", slices,
+            cite(d.offset, 0) + ": " + kSectorsSum + " / " + kSectorsAvg + ", every row (the slices ncu's L2 counters count)");
+    return;
+  }
   const auto slices = std::max<std::int64_t>(1, std::llround(double(channels) * base.l2.slices / base.dram.channels));
   out.set("l2.slices", slices,
           "dram.channels " + std::to_string(channels) + " x " + fixed(double(base.l2.slices) / base.dram.channels, 2) +

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <sstream>
 
@@ -105,6 +106,11 @@ TEST_CASE("the derived hopper-h200 has the H200's measured numbers and hopper-h1
   CHECK(h200.l2.persist_max_bytes == device.number(0, "persistMax"));
   CHECK(h200.dram.bus_width_bits == device.number(0, "busWidth"));
   CHECK(h200.dram.data_rate_mtps == device.number(0, "memClockKHz") * 2 / 1000);
+  // The L2's slices as ncu's counters count them: 94, though its device attribute says 96.
+  const analysis::CsvTable offset = analysis::read_csv(analysis::validation_data_dir() / "h200" / "offset.csv");
+  CHECK(h200.l2.slices == Approx(offset.number(0, "lts__t_sectors.sum") / offset.number(0, "lts__t_sectors.avg")));
+  CHECK(h200.l2.slices < offset.number(0, "device__attribute_l2s_count"));
+  CHECK(h200.config.setting("l2.slices").source.find("lts__t_sectors.sum / lts__t_sectors.avg") != std::string::npos);
   // Every value has a source: derived ones cite a file of the calibration, the rest say inherited.
   for (const auto& key : h200.config.keys()) {
     INFO(key);
@@ -272,6 +278,39 @@ TEST_CASE("arch derive refuses missing, incomplete, foreign or impossible calibr
     replace_in(file, "granted,16384,19200,", "granted,16384,49200,");
     refused(dir, file.string() + ":" + std::to_string(line_of(file, "granted,16384,")),
             "impossible grantedKB 49200: more than device.csv's persistMax (38400 KB)");
+  }
+  SECTION("L2 slices that are not a whole number, or differ between the rows of offset.csv") {
+    // The last readOffset row's lts__t_sectors.avg (sum / 94) made sum / 93.5, then sum / 95.
+    const fs::path dir = h200_copy("slices");
+    const fs::path file = dir / "offset.csv";
+    const analysis::CsvTable t = analysis::read_csv(file);
+    std::size_t row = 0;
+    for (std::size_t i = 0; i < t.rows.size(); ++i)
+      if (t.rows[i].at("case") == "readOffset") row = i;
+    const std::string avg = t.rows[row].at("lts__t_sectors.avg");
+    const double sum = t.number(row, "lts__t_sectors.sum");
+    const int line = t.lines[row];
+    auto with_avg = [&](double units) {  // in that row's line only
+      std::ostringstream v;
+      v << std::fixed << std::setprecision(2) << sum / units;
+      std::istringstream in(slurp(file));
+      std::string text;
+      int n = 0;
+      for (std::string l; std::getline(in, l);) {
+        if (++n == line) {
+          const auto at = l.find("," + avg + ",");
+          REQUIRE(at != std::string::npos);
+          l.replace(at + 1, avg.size(), v.str());
+        }
+        text += l + "\n";
+      }
+      spit(file, text);
+    };
+    with_avg(93.5);
+    refused(dir, file.string() + ":" + std::to_string(line), "93.500: not a whole number of L2 slices");
+    fs::copy_file(analysis::validation_data_dir() / "h200" / "offset.csv", file, fs::copy_options::overwrite_existing);
+    with_avg(95);
+    refused(dir, file.string() + ":" + std::to_string(line), "= 95 L2 slices, where the first row has 94");
   }
   SECTION("no directory, no base preset") {
     refused("/nonexistent/calibration", "/nonexistent/calibration", "not a directory");
