@@ -3,7 +3,7 @@
 h200/occupancy_curve.csv (tools/gpu-probes/occupancy_curve.cu under ncu, and its event times) and
 h200/store_acks_curve.csv.xz (store_acks.cu curve: every warp of every block that ran on SM 0).
 
-    analysis/validation/occupancy_curve.py [--warpsim BINARY]
+    analysis/validation/occupancy_curve.py [--warpsim BINARY [--set KEY=VALUE ...]]
 
 readOffset at n = 2^26 in 512-thread blocks with room for K = 1..4 blocks an SM (16-64 warps).
 Prints one line per K: `K time_us occupancy dram_pct life span gap`: ncu's time, achieved
@@ -13,7 +13,7 @@ block's end to the start of the block that takes its place), in cycles, as block
 summarises them. With --warpsim, a second
 line per K, led by `model`, gives the same from `BINARY run --kernel readOffset -p n=67108864
 --arch hopper-h200 --set sm.max_blocks=K --ncu --timeline` (its timeline read the same way, over
-SM 0's blocks; the model's warps end at their EXIT).
+SM 0's blocks; the model's warps end at their EXIT); `--set` adds preset settings to those runs.
 """
 import argparse
 import json
@@ -66,12 +66,12 @@ def run_readoffset(binary, timeline, blocks_per_sm, n=1 << 26, sms=None, setting
     return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
 
 
-def model_rows(binary):
+def model_rows(binary, settings=()):
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         for k in KS:
             timeline = os.path.join(tmp, f"k{k}.csv")
-            result = run_readoffset(binary, timeline, k)
+            result = run_readoffset(binary, timeline, k, settings=settings)
             out.append((k, result["time_ms"] * 1e3, result["metrics"]["achieved_occupancy"],
                         100 * result["metrics"]["utilization"]["dram"]) + on_sm0(timeline, None, k))
     return out
@@ -80,8 +80,10 @@ def model_rows(binary):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--warpsim", help="a warpsim binary: print the model's rows too")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a preset setting for the model's runs (repeatable)")
     a = ap.parse_args()
-    model = model_rows(a.warpsim) if a.warpsim else []
+    model = model_rows(a.warpsim, a.set) if a.warpsim else []
     for k, row in enumerate(gpu_rows()):
         print("{} {:.1f} {:.3f} {:.1f} {:.0f} {:.0f} {:.0f}".format(*row))
         if model:
