@@ -27,8 +27,9 @@ std::vector<sim::ParamSpec> DramSpec::params() {
               "with dram.write_queue 0: each write pays two turnarounds spread over this many bursts", 1, 1e6),
       integer("dram.write_queue", "bursts",
               "writes a channel queues behind its reads before it turns its bus to drain them, each turn costing "
-              "dram.turnaround_ns (0: no queue, every write pays its share of dram.write_batch's turnarounds)",
-              0, 1e6),
+              "dram.turnaround_ns (0: no queue, every write pays its share of dram.write_batch's turnarounds; "
+              "at most 4096, 128 KB a channel, which no controller holds)",
+              0, 4096),
       flag("dram.writes_in_refresh",
            "writes queued while the reads leave a channel's bus idle (a refresh, a unit's turn) drain in that "
            "time, at no cost"),

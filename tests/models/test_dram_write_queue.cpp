@@ -104,3 +104,10 @@ TEST_CASE("DRAM write queue: a write queued behind reads goes out when they leav
   quiet.write(1ull << 30, 64, 1);
   CHECK(double(quiet.quiet_at()) >= 11 * burst_cycles(arch, 64) + turn - 1);
 }
+
+TEST_CASE("DRAM write queue: a queue past 4096 bursts is refused", "[memory][dram]") {
+  // Each channel keeps its queued writes; a queue no controller holds would only hold memory.
+  CHECK(load_arch("hopper-h200", {"dram.write_queue=4096"}).dram.write_queue == 4096);
+  CHECK_THROWS_WITH(load_arch("hopper-h200", {"dram.write_queue=4097"}),
+                    Catch::Contains("dram.write_queue") && Catch::Contains("[0, 4096]"));
+}
