@@ -66,6 +66,12 @@ def run_readoffset(binary, timeline, blocks_per_sm, n=1 << 26, sms=None, setting
     return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
 
 
+def add_set_option(parser):
+    """`--set KEY=VALUE` (repeatable): preset settings for the model's runs (run_readoffset's)."""
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a preset setting for the model's runs (repeatable)")
+
+
 def model_rows(binary, settings=()):
     out = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -80,8 +86,7 @@ def model_rows(binary, settings=()):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--warpsim", help="a warpsim binary: print the model's rows too")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                    help="a preset setting for the model's runs (repeatable)")
+    add_set_option(ap)
     a = ap.parse_args()
     model = model_rows(a.warpsim, a.set) if a.warpsim else []
     for k, row in enumerate(gpu_rows()):

@@ -133,8 +133,7 @@ def model_mean(binary, n, sms, settings=()):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--warpsim", help="a warpsim binary: print the model's means too")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                    help="a preset setting for the model's runs (repeatable)")
+    occupancy_curve.add_set_option(ap)
     a = ap.parse_args()
     records, ncu = os.path.join(DATA, "stream_latency.csv.xz"), os.path.join(DATA, "stream_latency_ncu.csv")
     (cycles, paced, by_warp), dram = gpu_records(records), dram_tbps(ncu)

@@ -33,7 +33,7 @@ BankedDram::BankedDram(const DramSpec& spec, std::uint64_t core_clock_khz, std::
     write_turnaround_fixed_ = ns_fixed(2.0 * spec.turnaround_ns / std::max<std::uint32_t>(1, spec.write_batch));
   else
     bus_turn_fixed_ = ns_fixed(spec.turnaround_ns);
-  bus_direction_.assign(channels_, kUnused);
+  bus_direction_.assign(write_queue_ > 0 ? channels_ : 0, kUnused);
   queued_writes_.resize(write_queue_ > 0 ? channels_ : 0);
   channel_free_.assign(channels_, 0);
   idle_left_.assign(channels_, IdleLeftToWrites{});
@@ -56,7 +56,7 @@ sim::Cycle BankedDram::quiet_at() const {
   for (std::uint32_t c = 0; c < queued_writes_.size(); ++c) {
     if (queued_writes_[c].empty()) continue;
     std::uint64_t end = channel_free_[c] + bus_turn_fixed_;
-    for (const QueuedWrite& w : queued_writes_[c]) end += static_cast<std::uint64_t>(std::llround(w.bytes * ticks_per_byte_));
+    for (const QueuedWrite& w : queued_writes_[c]) end += burst_ticks(w.bytes);
     last = std::max(last, end);
   }
   return (last + kFrac - 1) / kFrac;
@@ -88,11 +88,15 @@ std::uint64_t BankedDram::after_refresh(std::uint32_t channel, std::uint64_t t) 
   return into < refresh_fixed_ ? t + (refresh_fixed_ - into) : t;
 }
 
+std::uint64_t BankedDram::burst_ticks(std::uint32_t bytes) const {
+  return bytes == 32   ? burst_32_
+         : bytes == 64 ? 2 * burst_32_
+                       : static_cast<std::uint64_t>(std::llround(bytes * ticks_per_byte_));
+}
+
 BankedDram::Reservation BankedDram::reserve(const Target& t, std::uint32_t bytes, sim::Cycle now, bool is_write) {
   const std::uint64_t now_fixed = now * kFrac;
-  const std::uint64_t burst = bytes == 32   ? burst_32_
-                              : bytes == 64 ? 2 * burst_32_
-                                            : static_cast<std::uint64_t>(std::llround(bytes * ticks_per_byte_));
+  const std::uint64_t burst = burst_ticks(bytes);
   const std::size_t b = std::size_t{t.channel} * banks_ + t.bank;
   const bool row_hit = open_row_[b] == t.row;
   const bool behind_open_row = row_hit && now_fixed < bank_free_[b];
@@ -137,15 +141,17 @@ BankedDram::Reservation BankedDram::reserve(const Target& t, std::uint32_t bytes
     left.until = bus_start;
   }
   channel_free_[t.channel] = bus_start + burst + (is_write ? write_turnaround_fixed_ : 0);
-  bus_direction_[t.channel] = direction;
+  if (write_queue_ > 0) bus_direction_[t.channel] = direction;
   return Reservation{std::max(bank_start, bus_start), behind_open_row};
 }
 
-void BankedDram::drain_writes(std::uint32_t channel) {
+std::uint64_t BankedDram::drain_writes(std::uint32_t channel) {
   // Each in its turn from when it came, so after the reads that were on the bus before it.
   std::vector<QueuedWrite>& queue = queued_writes_[channel];
-  for (const QueuedWrite& w : queue) reserve(w.target, w.bytes, w.arrived, true);
+  std::uint64_t last_start = 0;
+  for (const QueuedWrite& w : queue) last_start = reserve(w.target, w.bytes, w.arrived, true).start;
   queue.clear();
+  return last_start;
 }
 
 sim::Cycle BankedDram::read(std::uint64_t address, std::uint32_t bytes, sim::Cycle now) {
@@ -175,13 +181,7 @@ sim::Cycle BankedDram::write(std::uint64_t address, std::uint32_t bytes, sim::Cy
       // or the queue is full.
       queue.push_back(QueuedWrite{t, bytes, now});
       if (queue.size() < write_queue_ && reads_hold_bus) return now;
-      const std::uint64_t start = [&] {
-        const QueuedWrite last = queue.back();
-        queue.pop_back();
-        drain_writes(t.channel);
-        return reserve(last.target, last.bytes, last.arrived, true).start;
-      }();
-      return (start + kFrac - 1) / kFrac;
+      return (drain_writes(t.channel) + kFrac - 1) / kFrac;  // this write is the queue's last
     }
   }
   return (reserve(t, bytes, now, true).start + kFrac - 1) / kFrac;

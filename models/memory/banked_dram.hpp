@@ -100,7 +100,10 @@ class BankedDram final : public DramModel {
     std::uint32_t bytes;
     sim::Cycle arrived;
   };
-  void drain_writes(std::uint32_t channel);
+  // Reserves them all; returns the last one's start (fixed point).
+  std::uint64_t drain_writes(std::uint32_t channel);
+  // A burst of `bytes` on a channel's bus, in fixed-point ticks.
+  std::uint64_t burst_ticks(std::uint32_t bytes) const;
   // The first moment at or after `t` when the channel is not refreshing. Channels refresh at
   // staggered phases, as each HBM/GDDR channel schedules its own refreshes.
   std::uint64_t after_refresh(std::uint32_t channel, std::uint64_t t) const;
@@ -114,7 +117,7 @@ class BankedDram final : public DramModel {
   std::uint64_t unit_turn_fixed_ = 0;  // dram.unit_turn_ps
   std::uint32_t write_queue_ = 0;      // dram.write_queue (0: writes pay write_turnaround_fixed_)
   std::uint64_t bus_turn_fixed_ = 0;   // dram.turnaround_ns, paid per turn with the write queue
-  // Per channel: which way its last burst went (an unused bus turns for nothing).
+  // Per channel with the write queue: which way its last burst went (an unused bus turns for nothing).
   enum Direction : std::uint8_t { kUnused, kReading, kWriting };
   std::vector<Direction> bus_direction_;
   std::vector<std::vector<QueuedWrite>> queued_writes_;

@@ -18,13 +18,13 @@ def main():
     # The spins lengthen the warps by what they spin (records and ncu alike).
     assert copies[2]["records"] - copies[0]["records"] > 7500, copies
     assert alone[1]["records"] - alone[0]["records"] > 5900, alone
-    # What ncu counts beyond them stays within 30 cycles whatever the spin: a constant a warp, under
-    # 200 cycles, and under 1% of the longest warps' life.
+    # What ncu counts beyond them grows by under 1% of what the spin adds to the warps: a constant a
+    # warp, not the 4-12% share of its life store_acks' copies suggested (that would be 240-720
+    # cycles more at the longest spin), and under 200 cycles.
     for group in (copies, alone):
-        extras = [c["extra"] for c in group]
-        assert max(extras) - min(extras) < 30, extras
-        assert all(0 < e < 200 for e in extras), extras
-        assert group[-1]["extra"] < 0.025 * group[-1]["records"], group
+        added = group[-1]["records"] - group[0]["records"]
+        assert abs(group[-1]["extra"] - group[0]["extra"]) < 0.01 * added, group
+        assert all(0 < c["extra"] < 200 for c in group), group
     print(f"test_warp_window: ncu counts {[round(c['extra']) for c in copies]} cycles a warp beyond a copy's records, "
           f"{[round(c['extra']) for c in alone]} beyond warps that touch no memory")
     return 0
