@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Which lines share an L2 slice, and which of a block's loads stall together under a set-aside.
+
+    slice_groups.py [DATA_DIR]     (default: analysis/validation/data)
+
+DATA_DIR/h200/l2_slice_pairs.csv.xz (tools/gpu-probes/l2_slice_map.cu pairs, under ncu): for each
+pair of 64 lines, one thread read both in turn 2,048 times each; ncu's
+lts__t_requests_srcunit_tex.max is 4,096 where one slice served both. The lines of one 4 KB block
+(0-31) fall into groups of four, {b, b+1, b+4, b+5}: a slice takes two 256-byte pieces 512 bytes
+apart of each 4 KB.
+
+DATA_DIR/{h100-measured,h200}/load_spread.csv.xz (load_spread.cu): every warp of every 32nd
+1,024-thread block of persistKernel-like launches, warp w reading line w of its block's 4 KB.
+Where a set-aside makes the L2 write dirty lines back (dram_setaside, persist_setaside), a
+block's slow hot loads (above the launch's 90th percentile) come four at a time far more often
+than 3 or 5, and the four are one slice's lines: the slice, hits included, stalls, and then
+answers the four within tens of cycles of one another. Without a set-aside (dram, persist) no
+such grouping.
+
+DATA_DIR/h200/slice_stalls{,_repeat}.csv.xz (slice_stalls.cu): one warp reads a line of each of
+four slices in turn while persistKernel runs beside it: its hits wait up to ~2,700 cycles where a
+set-aside's write-backs go, and no longer than alone without the set-aside or without the stores
+(docs/model.md, "Where a set-aside's loads stall").
+"""
+import collections
+import lzma
+import os
+import sys
+
+
+def slice_groups(path):
+    """The 64 lines' groups, each a sorted list of the lines one slice serves."""
+    same = collections.defaultdict(set)
+    lines = set()
+    with lzma.open(path, "rt") as f:
+        header = None
+        for row in f:
+            if row.startswith("#"):
+                continue
+            cells = row.strip().split(",")
+            if header is None:
+                header = cells
+                continue
+            r = dict(zip(header, cells))
+            a, b, top = int(r["a"]), int(r["b"]), int(r["requests_max"])
+            lines |= {a, b}
+            if top > 3 * 4096 // 4:  # 4,096 where shared, ~2,048 where not
+                same[a].add(b)
+                same[b].add(a)
+    groups, seen = [], set()
+    for x in sorted(lines):
+        if x not in seen:
+            g = sorted({x} | same[x])
+            seen |= set(g)
+            groups.append(g)
+    return groups
+
+
+def quantile(values, p):
+    values = sorted(values)
+    return values[int(p * (len(values) - 1))]
+
+
+def stall_groups(path, case):
+    """For `case` of load_spread.csv.xz: how many blocks have k slow hot loads (a Counter), the
+    slow warps' sets in blocks with exactly four, and the median spread of those four's data
+    arrivals and of their excess over the block's other warps' median wait (cycles)."""
+    blocks = collections.defaultdict(list)
+    with lzma.open(path, "rt") as f:
+        for row in f:
+            if row.startswith("#") or row.startswith("case,"):
+                continue
+            c, block, warp, _sm, _wid, t0, t1, _t2, _t3 = row.strip().split(",")
+            if c == case:
+                blocks[int(block)].append((int(warp), int(t0), int(t1)))
+    if not blocks:
+        raise SystemExit(f"{path}: no rows of case {case}")
+    p90 = quantile([t1 - t0 for v in blocks.values() for _w, t0, t1 in v], 0.9)
+    counts, fours, spreads, excess = collections.Counter(), collections.Counter(), [], []
+    for v in blocks.values():
+        slow = [(w, t0, t1) for w, t0, t1 in v if t1 - t0 > p90]
+        counts[len(slow)] += 1
+        if len(slow) == 4:
+            fours[tuple(sorted(w for w, _, _ in slow))] += 1
+            spreads.append(max(t1 for _, _, t1 in slow) - min(t1 for _, _, t1 in slow))
+            rest = [t1 - t0 for w, t0, t1 in v if t1 - t0 <= p90]
+            excess.append(quantile([t1 - t0 for _, t0, t1 in slow], 0.5) - quantile(rest, 0.5))
+    return {"blocks": len(blocks), "counts": counts, "fours": fours,
+            "spread": quantile(spreads, 0.5) if spreads else None,
+            "excess": quantile(excess, 0.5) if excess else None}
+
+
+def observer_waits(path):
+    """slice_stalls.csv.xz: per case, the observer's load cycles while persistKernel ran (on the
+    observer's clock, its blocks' first start to last end on that SM; every load for `alone`)."""
+    spans, loads = {}, {}
+    with lzma.open(path, "rt") as f:
+        for row in f:
+            if row.startswith("# ") and "kernel_ms=" in row:
+                parts = row.split()
+                kv = dict(p.split("=", 1) for p in parts[2:])
+                spans[parts[1]] = (int(kv["persist_first"]), int(kv["persist_last"]))
+            if row.startswith("#") or row.startswith("case,"):
+                continue
+            case, _k, _line, t, cycles = row.strip().split(",")
+            first, last = spans[case]
+            if first == 0 or first <= int(t) <= last:
+                loads.setdefault(case, []).append(int(cycles))
+    return loads
+
+
+def main():
+    data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "data")
+    groups = slice_groups(os.path.join(data, "h200", "l2_slice_pairs.csv.xz"))
+    print("H200, lines sharing a slice (0-31: one 4 KB block; 32-63: 4 KB apart):")
+    print("  " + " ".join("{" + ",".join(map(str, g)) + "}" for g in groups if len(g) > 1))
+    for gpu in ("h100-measured", "h200"):
+        path = os.path.join(data, gpu, "load_spread.csv.xz")
+        for case in ("dram", "dram_setaside", "persist", "persist_setaside"):
+            s = stall_groups(path, case)
+            c = s["counts"]
+            top = ", ".join(f"{{{','.join(map(str, k))}}} {n}" for k, n in s["fours"].most_common(3))
+            print(f"{gpu} {case}: blocks with 3 / 4 / 5 / 8 slow hot loads {c[3]} / {c[4]} / {c[5]} / {c[8]} "
+                  f"of {s['blocks']}; the fours' data arrive a median {s['spread']} cycles apart, "
+                  f"{s['excess']} after the block's others; most common: {top}")
+    for name in ("slice_stalls.csv.xz", "slice_stalls_repeat.csv.xz"):
+        waits = observer_waits(os.path.join(data, "h200", name))
+        print(f"h200 {name}, an observer's L2 hits to four slices while persistKernel runs (cycles, p50 / p99 / max; "
+              "share over 1,000):")
+        for case, w in waits.items():
+            print(f"  {case}: {quantile(w, 0.5)} / {quantile(w, 0.99)} / {max(w)}; "
+                  f"{sum(1 for x in w if x > 1000) / len(w):.3f} of {len(w)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
