@@ -31,12 +31,17 @@ const char* const kPersistOccupancy =
     "the set-aside's slowed write-backs: ~1,500 cycles after the warps exit); the H100 counts each warp "
     "to its own exit and, without a set-aside, takes a block's slot again ~480 cycles after its last warp "
     "whatever its stores' acknowledgement (h100-measured/store_acks*, analysis/validation/store_acks.py). "
-    "With both changed the H100 table's rows move to -0.03 to +0.17, hitRatio 1 within 0.03 (docs/model.md, "
+    "With both changed (dispatch.warps_counted_to_block_end and dispatch.block_waits_for_stores off) the "
+    "H100 table's rows move to -0.03 to +0.17, hitRatio 1 within 0.03 (docs/model.md, "
     "\"Occupancy as ncu counts it\"). What is left is the set-aside's own: with it, where the L2 writes "
     "dirty lines back, the H100's loads wait far less evenly (99th percentile 4.0-8.3x the 10th; without "
     "it, or without the write-backs, 1.4-2.2x; the model 1.7-3.1x either way), so a block's warps end "
     "thousands of cycles apart and its slot stays held for the last (h100-measured/load_spread*, "
-    "analysis/validation/load_waits.py; docs/model.md, \"How far apart a block's warps finish\").";
+    "analysis/validation/load_waits.py; docs/model.md, \"How far apart a block's warps finish\"). The slow "
+    "loads are whole L2 slices stalling, hits included, for up to ~2,700 cycles at a time under the "
+    "set-aside's write-backs (h200/slice_stalls*, h200/l2_slice_pairs; docs/model.md, \"Where a set-aside's "
+    "loads stall\"); the set-aside's cost paid in such batches (l2.set_aside_write_back_batch) makes the "
+    "model's persistKernel 22-35% slow, so what makes a stall cheap on the GPU comes first.";
 
 const char* const kLargeOccupancy =
     "at n = 2^26 the model fills 0.72-0.74 of the warp slots at every offset, where ncu counts 0.70-0.71 "

@@ -18,6 +18,11 @@ std::vector<sim::ParamSpec> DispatchSpec::params() {
               "an SM starts a block's warps one after another, this many cycles apart", 0, 1e6),
       integer("dispatch.block_retire_cycles", "cycles",
               "a block's last warp exit to its SM reporting it done (its stores acknowledged too)", 0, 1e6),
+      flag("dispatch.block_waits_for_stores",
+           "a finished block keeps its SM's resources until its loads are back and its stores acknowledged, "
+           "not only block_retire_cycles after its last warp exits"),
+      flag("dispatch.warps_counted_to_block_end",
+           "achieved occupancy counts a warp until its block's last warp exits (off: until its own exit)"),
       integer("dispatch.first_wave_block_interval_cycles", "cycles",
               "when a kernel starts, blocks are placed on every SM at once, this many cycles apart on one SM "
               "(0: the first blocks go out one per block_interval_cycles GPU-wide, as later ones do)",
@@ -38,6 +43,8 @@ DispatchSpec DispatchSpec::from_config(const sim::Config& config) {
   s.block_start_latency_cycles = read.u32("dispatch.block_start_latency_cycles");
   s.warp_launch_interval_cycles = read.u32("dispatch.warp_launch_interval_cycles");
   s.block_retire_cycles = read.u32("dispatch.block_retire_cycles");
+  s.block_waits_for_stores = read.flag("dispatch.block_waits_for_stores");
+  s.warps_counted_to_block_end = read.flag("dispatch.warps_counted_to_block_end");
   s.first_wave_block_interval_cycles = read.u32("dispatch.first_wave_block_interval_cycles");
   s.first_wave_sm_interval_cycles = read.u32("dispatch.first_wave_sm_interval_cycles");
   s.retire_interval_cycles = read.real("dispatch.retire_interval_cycles");

@@ -17,6 +17,8 @@ struct DispatchSpec {
   std::uint32_t block_start_latency_cycles = 0;
   std::uint32_t warp_launch_interval_cycles = 0;
   std::uint32_t block_retire_cycles = 0;               // last warp exit -> block reported done
+  bool block_waits_for_stores = true;      // ... and not before its memory operations complete
+  bool warps_counted_to_block_end = true;  // achieved occupancy's count of a warp (off: own exit)
   std::uint32_t first_wave_block_interval_cycles = 0;  // 0: no separate first wave
   std::uint32_t first_wave_sm_interval_cycles = 0;
   double retire_interval_cycles = 0;  // 0: finished blocks are taken in at once

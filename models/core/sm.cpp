@@ -265,7 +265,7 @@ void Sm::answer(const DeferredAccess& a) {
     w.answered = true;
   }
   Block& block = blocks_[a.block];
-  block.last_memory_ready = std::max(block.last_memory_ready, a.ready);
+  if (!block.retire_fixed) block.last_memory_ready = std::max(block.last_memory_ready, a.ready);
 }
 
 void Sm::record_load_data(const DeferredAccess& a) {

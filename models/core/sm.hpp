@@ -157,6 +157,7 @@ class Sm final : public sim::ClockedComponent {
     BlockFootprint footprint;
     std::uint32_t warps_total = 0, warps_finished = 0, warps_at_barrier = 0;
     sim::Cycle last_memory_ready = 0;  // its last load's data back, its last store acknowledged
+    bool retire_fixed = false;  // exited, retiring at last_memory_ready whatever answers come
     // Its exited warps' start cycles, summed: ncu's sm__warps_active counts a warp until its
     // block's last warp exits, not until its own exit (SmCounters::warp_cycles).
     std::uint64_t exited_warp_starts = 0;

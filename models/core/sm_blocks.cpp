@@ -112,7 +112,10 @@ void Sm::block_exited(std::uint32_t b, sim::Cycle now) {
   // The SM reports a block done block_retire_cycles after its last warp exits, and not before its
   // memory operations have completed (Sm::tick): turnaround_blocks.csv.xz.
   Block& block = blocks_[b];
-  block.last_memory_ready = std::max(block.last_memory_ready, now + dispatch_.block_retire_cycles);
+  block.last_memory_ready = dispatch_.block_waits_for_stores
+                                ? std::max(block.last_memory_ready, now + dispatch_.block_retire_cycles)
+                                : now + dispatch_.block_retire_cycles;
+  block.retire_fixed = !dispatch_.block_waits_for_stores;
   retire_queue_.push_back(b);
 }
 
@@ -144,9 +147,13 @@ void Sm::retire_warp(std::uint32_t s, std::uint32_t i, sim::Cycle now) {
   Block& block = blocks_[w.block_slot];
   ++block.warps_finished;
   // Its warp-cycles are counted when the block's last warp exits (SmCounters::warp_cycles).
-  block.exited_warp_starts += std::min(w.started, now);
-  if (block.warps_finished == block.warps_total)
-    counters_.warp_cycles += std::uint64_t{block.warps_total} * now - block.exited_warp_starts;
+  if (!dispatch_.warps_counted_to_block_end) {
+    counters_.warp_cycles += now - std::min(w.started, now);
+  } else {
+    block.exited_warp_starts += std::min(w.started, now);
+    if (block.warps_finished == block.warps_total)
+      counters_.warp_cycles += std::uint64_t{block.warps_total} * now - block.exited_warp_starts;
+  }
   if (timeline_ != nullptr) [[unlikely]] {
     const auto& data = load_data_[slot_of(s, i)];
     timeline_->add({w.kernel_slot, id_, w.index_in_block, block.id, w.started, now, data[0], data[1]});

@@ -88,6 +88,7 @@ std::uint64_t Sm::live_warp_cycles(sim::Cycle at) const {
 
 std::uint64_t Sm::exited_warp_cycles(sim::Cycle at) const {
   std::uint64_t cycles = 0;
+  if (!dispatch_.warps_counted_to_block_end) return 0;  // counted at their exits
   for (const Block& block : blocks_)
     if (block.active && block.warps_finished < block.warps_total)
       cycles += std::uint64_t{block.warps_finished} * at - block.exited_warp_starts;

@@ -40,6 +40,7 @@ L2Cache::L2Cache(const L2Spec& spec, std::uint64_t core_clock_khz, DramModel& dr
       salt_(sim::mix64(sim::hash_path("gpu.l2.slice_hash"))) {
   sets_per_slice_ = cache_.sets() / slices_;
   way_bytes_ = std::max<std::uint64_t>(1, spec.size_bytes / std::max<std::uint32_t>(1, spec.ways));
+  write_back_batch_ = std::max<std::uint32_t>(1, spec.set_aside_write_back_batch);
   for (double cycles : spec.set_aside_write_back_cycles)
     write_back_fixed_by_ways_.push_back(static_cast<std::uint64_t>(cycles * kFrac + 0.5));
   slices_per_partition_ = std::max<std::uint32_t>(1, slices_ / partitions_);
@@ -55,6 +56,7 @@ L2Cache::L2Cache(const L2Spec& spec, std::uint64_t core_clock_khz, DramModel& dr
   request_fixed_ = static_cast<std::uint64_t>(spec.request_cycles * l2_to_core * kFrac + 0.5);
   input_free_.assign(slices_, 0);
   slice_free_.assign(slices_, 0);
+  if (write_back_batch_ > 1) write_backs_unpaid_.assign(slices_, 0);
   slice_hits_.assign(slices_, 0);
   slice_lookups_.assign(slices_, 0);
   for (std::uint32_t s = 0; s < slices_; ++s) {

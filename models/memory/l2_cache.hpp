@@ -305,6 +305,9 @@ class L2Cache {
   // way_bytes_ each: h100-measured/setaside_stores.csv).
   std::uint64_t write_back_fixed_ = 0;
   std::vector<std::uint64_t> write_back_fixed_by_ways_;
+  // l2.set_aside_write_back_batch, and each slice's write-backs since it last paid for a batch.
+  std::uint32_t write_back_batch_ = 1;
+  std::vector<std::uint32_t> write_backs_unpaid_;
   std::uint64_t way_bytes_ = 1;
   std::uint64_t hits_ = 0, lookups_ = 0, forwarded_ = 0;
   // The last home line looked up: a warp's sectors come in runs on one line, so the next lookup

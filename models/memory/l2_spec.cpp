@@ -55,6 +55,9 @@ std::vector<sim::ParamSpec> L2Spec::params() {
       text("l2.set_aside_write_back_cycles",
            "cycles more a dirty line's write-back holds its L2 slice with 0, 1, 2, ... ways set aside for "
            "persisting lines, space-separated (ways past the list take the last; empty: no cost)"),
+      integer("l2.set_aside_write_back_batch", "lines",
+              "the write-backs a slice's set-aside cost comes in: it holds the slice for that many lines' "
+              "l2.set_aside_write_back_cycles at once, every that many write-backs (1: each its own)", 1, 100000),
   };
 }
 
@@ -103,6 +106,7 @@ L2Spec L2Spec::from_config(const sim::Config& config) {
                  {"l2.partitions"},
                  "digit " + std::to_string(i + 1) + " ('" + near[i] + "') is not a partition below l2.partitions");
   for (char digit : near) s.sm_partitions.push_back(static_cast<std::uint8_t>(digit - '0'));
+  s.set_aside_write_back_batch = read.u32("l2.set_aside_write_back_batch");
   std::istringstream costs(read.text("l2.set_aside_write_back_cycles"));
   for (std::string word; costs >> word;) {
     char* end = nullptr;

@@ -35,6 +35,8 @@ struct L2Spec {
   // while w ways are set aside for persisting lines (ways past the list take the last entry).
   // Empty: a set-aside costs write-backs nothing.
   std::vector<double> set_aside_write_back_cycles;
+  // l2.set_aside_write_back_batch: the slice pays that cost for this many write-backs at once.
+  std::uint32_t set_aside_write_back_batch = 1;
 
   std::uint32_t partition_near(std::uint32_t sm) const {
     return sm_partitions.empty() ? 0 : sm_partitions[sm % sm_partitions.size()];

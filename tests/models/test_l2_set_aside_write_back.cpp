@@ -92,3 +92,65 @@ TEST_CASE("l2.set_aside_write_back_cycles: numbers of cycles, or an error naming
                                                Catch::Contains("entry 2 ('fast')"));
   REQUIRE_THROWS_WITH(spec_with("-1"), Catch::Contains("entry 1 ('-1')"));
 }
+
+namespace {
+
+// The store stream above under the largest set-aside, with an L2 hit to each slice between every
+// 64 stores: the longest any hit waited past the hit latency, and the last acknowledgement.
+struct HitsBeside {
+  sim::Cycle longest_wait = 0, last_ack = 0;
+};
+HitsBeside hits_beside_stores(const Arch& arch) {
+  sim::StatsRegistry stats;
+  BankedDram dram(arch.dram, arch.gpu.core_clock_khz, 1);
+  L2Cache l2(arch.l2, arch.gpu.core_clock_khz, dram, stats);
+  l2.set_set_aside(arch.l2.persist_max_bytes);
+  // One resident line a slice, homed near partition 0.
+  std::vector<std::uint64_t> resident;
+  std::vector<bool> found(arch.l2.slices, false);
+  for (std::uint64_t line = 0; resident.size() < arch.l2.slices / arch.l2.partitions && line < 100000; ++line) {
+    const std::uint32_t s = l2.slice_of(line);
+    if (found[s] || s / (arch.l2.slices / arch.l2.partitions) != 0) continue;
+    found[s] = true;
+    resident.push_back(line * 128);
+  }
+  bool hit = false;
+  for (std::uint64_t a : resident) l2.read(a, 0, L2Hint::Default, 0, hit);
+  HitsBeside h;
+  sim::Cycle now = 1000;
+  for (std::uint64_t line = 0; line < (32u << 20) / 128; ++line) {
+    const std::uint64_t address = (std::uint64_t{1} << 32) + line * 128;
+    h.last_ack = std::max(h.last_ack, l2.write_sectors(address, 0xF, 0, now, L2Hint::Default, 0));
+    if (line % 64 == 63) {
+      for (std::uint64_t a : resident) {
+        const sim::Cycle ready = l2.read(a, now, L2Hint::Default, 0, hit);
+        REQUIRE(hit);
+        h.longest_wait = std::max(h.longest_wait, ready - now - arch.l2.hit_latency);
+      }
+      now += 64;  // the stores come at about the pace the slices take them
+    }
+  }
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("l2.set_aside_write_back_batch: the set-aside's cost paid a batch at a time stalls the slice, hits too",
+          "[memory][l2]") {
+  // h200/slice_stalls.csv: under a set-aside, L2 hits where the write-backs go wait up to ~2,700
+  // cycles, in episodes; one write-back at a time (the presets' batch of 1) they wait a few tens.
+  const Arch h100 = load_arch("hopper-h100");
+  REQUIRE(h100.l2.set_aside_write_back_batch == 1);
+  const double cost = h100.l2.set_aside_write_back_cycles.back();
+  const HitsBeside one = hits_beside_stores(h100);
+  Arch batched = h100;
+  batched.l2.set_aside_write_back_batch = 128;
+  const HitsBeside many = hits_beside_stores(batched);
+  INFO("longest hit wait: batch 1 " << one.longest_wait << ", batch 128 " << many.longest_wait << " cycles; last ack "
+                                    << one.last_ack << " / " << many.last_ack);
+  CHECK(double(one.longest_wait) < 10 * cost);
+  CHECK(double(many.longest_wait) > 0.9 * 128 * cost);
+  // The same cost in all: the stream ends within a batch's stall of batch 1's.
+  CHECK(double(many.last_ack) < double(one.last_ack) + 2 * 128 * cost);
+  CHECK(double(many.last_ack) > 0.9 * double(one.last_ack));
+}
