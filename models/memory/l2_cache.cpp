@@ -40,6 +40,7 @@ L2Cache::L2Cache(const L2Spec& spec, std::uint64_t core_clock_khz, DramModel& dr
       salt_(sim::mix64(sim::hash_path("gpu.l2.slice_hash"))) {
   sets_per_slice_ = cache_.sets() / slices_;
   way_bytes_ = std::max<std::uint64_t>(1, spec.size_bytes / std::max<std::uint32_t>(1, spec.ways));
+  slice_pieces_ = spec.slice_pieces;
   write_back_batch_ = std::max<std::uint32_t>(1, spec.set_aside_write_back_batch);
   for (double cycles : spec.set_aside_write_back_cycles)
     write_back_fixed_by_ways_.push_back(static_cast<std::uint64_t>(cycles * kFrac + 0.5));
@@ -67,16 +68,36 @@ L2Cache::L2Cache(const L2Spec& spec, std::uint64_t core_clock_khz, DramModel& dr
 }
 
 std::uint32_t L2Cache::slice_of(std::uint64_t line_number) const {
+  if (slice_pieces_) return piece_of(line_number).slice;
   // Consecutive lines go to consecutive slices, rotated per group of `slices_` lines by a hash:
   // a stream spreads evenly and power-of-two strides do not pile onto one slice.
   const std::uint64_t group = line_number / slices_;
   return static_cast<std::uint32_t>((line_number + sim::mix64(group ^ salt_)) % slices_);
 }
 
+L2Cache::Piece L2Cache::piece_of(std::uint64_t line_number) const {
+  // The 4 KB blocks of one aligned run of `partitions_` blocks go to different partitions (the
+  // H200's halves: each aligned 8 KB split between them, h200/l2_partition_lines.csv.xz), in an
+  // order hashed per run; in its partition, block k's eight groups of four lines {b, b+1, b+4,
+  // b+5} (h200/l2_slice_pairs.csv.xz) take slices 8k to 8k + 7, counted round its slices and
+  // rotated per round of that many blocks by a hash: eight different slices a block, and every
+  // slice the same share of a stream.
+  const std::uint64_t block = line_number >> 5, run = block / partitions_;
+  const std::uint64_t group = ((line_number >> 3) & 3) << 1 | ((line_number >> 1) & 1);
+  const std::uint64_t partition = (block + sim::mix64(run ^ ~salt_)) % partitions_;
+  const std::uint64_t p = slices_per_partition_, round = run / p, within = (run % p) * 8 + group;
+  const std::uint64_t slice = (within + sim::mix64(round ^ salt_)) % p;
+  // Its sets: a round gives each slice 8 groups of four lines (within / p tells them apart).
+  const std::uint64_t index = round * 32 + within / p * 4 + ((line_number & 1) | ((line_number >> 1) & 2));
+  return Piece{static_cast<std::uint32_t>(partition * p + slice), index};
+}
+
 L2Cache::Where L2Cache::locate(std::uint64_t address) const {
   const std::uint64_t line = cache_.line_of(address);
   const std::uint32_t slice = slice_of(line);
-  return Where{line, set_in_slice(static_cast<std::uint32_t>((line / slices_) % sets_per_slice_), slice), slice,
+  // A slice's lines take its sets in turn (with l2.slice_pieces a unit's four side by side).
+  const std::uint64_t index = slice_pieces_ ? piece_of(line).set_index : line / slices_;
+  return Where{line, set_in_slice(static_cast<std::uint32_t>(index % sets_per_slice_), slice), slice,
                cache_.sector_of(address)};
 }
 

@@ -166,6 +166,13 @@ class L2Cache {
   const std::uint64_t& sector_hits_counter() const { return hits_; }
   const std::uint64_t& sector_lookups_counter() const { return lookups_; }
   std::uint32_t slice_of(std::uint64_t line_number) const;
+  // With l2.slice_pieces: the slice of a line's group of four in its 4 KB block (lines b, b+1,
+  // b+4, b+5 of 32; eight groups a block), and the line's set index within that slice.
+  struct Piece {
+    std::uint32_t slice;
+    std::uint64_t set_index;
+  };
+  Piece piece_of(std::uint64_t line_number) const;
   std::uint32_t partition_of_slice(std::uint32_t slice) const { return slice / slices_per_partition_; }
   std::uint32_t line_bytes() const { return line_bytes_; }
   // The L2 line number of a byte address, and the sector within its line (shifts: SectorCache).
@@ -307,6 +314,7 @@ class L2Cache {
   std::vector<std::uint64_t> write_back_fixed_by_ways_;
   // l2.set_aside_write_back_batch, and each slice's write-backs since it last paid for a batch.
   std::uint32_t write_back_batch_ = 1;
+  bool slice_pieces_ = false;  // l2.slice_pieces
   std::vector<std::uint32_t> write_backs_unpaid_;
   std::uint64_t way_bytes_ = 1;
   std::uint64_t hits_ = 0, lookups_ = 0, forwarded_ = 0;

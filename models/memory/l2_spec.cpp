@@ -49,6 +49,9 @@ std::vector<sim::ParamSpec> L2Spec::params() {
       flag("l2.fill_partial_write_backs",
            "a dirty sector whose stores wrote only some of its bytes, and that L2 never read from DRAM, is read "
            "from DRAM when it is written back (read-modify-write, DRAM ECC on); sectors completed meanwhile are not"),
+      flag("l2.slice_pieces",
+           "a slice takes two 256-byte pieces 512 bytes apart of each 4 KB, eight slices a 4 KB block (the H200's: "
+           "h200/l2_slice_pairs.csv.xz); off: consecutive lines go to consecutive slices"),
       flag("l2.persistence", "CUDA L2 persistence controls are available (S4, cc >= 8.0)"),
       integer("l2.persist_max_bytes", "bytes", "persistingL2CacheMaxSize: largest set-aside (S4.1, S4.7)", 0),
       integer("l2.max_window_bytes", "bytes", "accessPolicyMaxWindowSize (S4.2, S4.7)", 0),
@@ -106,6 +109,7 @@ L2Spec L2Spec::from_config(const sim::Config& config) {
                  {"l2.partitions"},
                  "digit " + std::to_string(i + 1) + " ('" + near[i] + "') is not a partition below l2.partitions");
   for (char digit : near) s.sm_partitions.push_back(static_cast<std::uint8_t>(digit - '0'));
+  s.slice_pieces = read.flag("l2.slice_pieces");
   s.set_aside_write_back_batch = read.u32("l2.set_aside_write_back_batch");
   std::istringstream costs(read.text("l2.set_aside_write_back_cycles"));
   for (std::string word; costs >> word;) {

@@ -37,6 +37,7 @@ struct L2Spec {
   std::vector<double> set_aside_write_back_cycles;
   // l2.set_aside_write_back_batch: the slice pays that cost for this many write-backs at once.
   std::uint32_t set_aside_write_back_batch = 1;
+  bool slice_pieces = false;  // l2.slice_pieces: a slice's lines of a 4 KB block are {b, b+1, b+4, b+5}
 
   std::uint32_t partition_near(std::uint32_t sm) const {
     return sm_partitions.empty() ? 0 : sm_partitions[sm % sm_partitions.size()];
