@@ -27,7 +27,7 @@ TEST_CASE("l2.slice_pieces: a slice takes lines {b, b+1, b+4, b+5} of each 4 KB 
           "[memory][l2]") {
   for (const char* preset : {"hopper-h100", "hopper-h200"}) {
     Arch arch = load_arch(preset);
-    REQUIRE_FALSE(arch.l2.slice_pieces);
+    arch.l2.slice_pieces = false;
     sim::StatsRegistry stats, stats_pieces;
     BankedDram dram(arch.dram, arch.gpu.core_clock_khz, 1);
     const L2Cache consecutive(arch.l2, arch.gpu.core_clock_khz, dram, stats);
