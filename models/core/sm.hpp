@@ -55,7 +55,8 @@ struct SmCounters {
   // probe (store_acks.cu, analysis/validation/store_acks.py) finds ncu counting each warp to its
   // own exit in eight launches, and the H100 not holding a finished block's slot for its stores as
   // this model does (Sm::tick); this rule stands in until both change together (docs/model.md,
-  // "Occupancy as ncu counts it").
+  // "Occupancy as ncu counts it"). dispatch.warps_counted_to_block_end off counts each warp to
+  // its own exit, dispatch.block_waits_for_stores off frees the slot without the stores.
   std::uint64_t warp_cycles = 0;
   std::uint64_t active_cycles = 0;  // cycles with at least one resident warp
   std::uint64_t blocks = 0;         // blocks run to completion
@@ -158,8 +159,9 @@ class Sm final : public sim::ClockedComponent {
     std::uint32_t warps_total = 0, warps_finished = 0, warps_at_barrier = 0;
     sim::Cycle last_memory_ready = 0;  // its last load's data back, its last store acknowledged
     bool retire_fixed = false;  // exited, retiring at last_memory_ready whatever answers come
-    // Its exited warps' start cycles, summed: ncu's sm__warps_active counts a warp until its
-    // block's last warp exits, not until its own exit (SmCounters::warp_cycles).
+    // Its exited warps' start cycles, summed: achieved occupancy counts a warp until its block's
+    // last warp exits (dispatch.warps_counted_to_block_end; off, until its own exit, as ncu does:
+    // SmCounters::warp_cycles).
     std::uint64_t exited_warp_starts = 0;
     sim::Cycle start = 0;              // its first warp may issue (later ones follow, S1.1)
     std::uint64_t id = 0;              // its linear id in the grid

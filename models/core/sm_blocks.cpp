@@ -109,8 +109,9 @@ void Sm::arrive(std::uint32_t b, sim::Cycle now) {
 }
 
 void Sm::block_exited(std::uint32_t b, sim::Cycle now) {
-  // The SM reports a block done block_retire_cycles after its last warp exits, and not before its
-  // memory operations have completed (Sm::tick): turnaround_blocks.csv.xz.
+  // The SM reports a block done block_retire_cycles after its last warp exits
+  // (turnaround_blocks.csv.xz) and, with dispatch.block_waits_for_stores, not before its memory
+  // operations have completed (Sm::tick); without, whatever answers come after.
   Block& block = blocks_[b];
   block.last_memory_ready = dispatch_.block_waits_for_stores
                                 ? std::max(block.last_memory_ready, now + dispatch_.block_retire_cycles)
@@ -146,7 +147,8 @@ void Sm::retire_warp(std::uint32_t s, std::uint32_t i, sim::Cycle now) {
   charge(w.kernel_slot);
   Block& block = blocks_[w.block_slot];
   ++block.warps_finished;
-  // Its warp-cycles are counted when the block's last warp exits (SmCounters::warp_cycles).
+  // Its warp-cycles are counted at its own exit, or when the block's last warp exits
+  // (dispatch.warps_counted_to_block_end, SmCounters::warp_cycles).
   if (!dispatch_.warps_counted_to_block_end) {
     counters_.warp_cycles += now - std::min(w.started, now);
   } else {
