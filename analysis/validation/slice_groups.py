@@ -23,30 +23,22 @@ set-aside's write-backs go, and no longer than alone without the set-aside or wi
 (docs/model.md, "Where a set-aside's loads stall").
 """
 import collections
-import lzma
 import os
 import sys
+
+import measured_csv
 
 
 def slice_groups(path):
     """The 64 lines' groups, each a sorted list of the lines one slice serves."""
     same = collections.defaultdict(set)
     lines = set()
-    with lzma.open(path, "rt") as f:
-        header = None
-        for row in f:
-            if row.startswith("#"):
-                continue
-            cells = row.strip().split(",")
-            if header is None:
-                header = cells
-                continue
-            r = dict(zip(header, cells))
-            a, b, top = int(r["a"]), int(r["b"]), int(r["requests_max"])
-            lines |= {a, b}
-            if top > 3 * 4096 // 4:  # 4,096 where shared, ~2,048 where not
-                same[a].add(b)
-                same[b].add(a)
+    for r in measured_csv.rows(path):
+        a, b, top = int(r["a"]), int(r["b"]), int(r["requests_max"])
+        lines |= {a, b}
+        if top > 3 * 4096 // 4:  # 4,096 where shared, ~2,048 where not
+            same[a].add(b)
+            same[b].add(a)
     groups, seen = [], set()
     for x in sorted(lines):
         if x not in seen:
@@ -66,13 +58,10 @@ def stall_groups(path, case):
     slow warps' sets in blocks with exactly four, and the median spread of those four's data
     arrivals and of their excess over the block's other warps' median wait (cycles)."""
     blocks = collections.defaultdict(list)
-    with lzma.open(path, "rt") as f:
-        for row in f:
-            if row.startswith("#") or row.startswith("case,"):
-                continue
-            c, block, warp, _sm, _wid, t0, t1, _t2, _t3 = row.strip().split(",")
-            if c == case:
-                blocks[int(block)].append((int(warp), int(t0), int(t1)))
+    for row in measured_csv.data_lines(path)[1:]:
+        c, block, warp, _sm, _wid, t0, t1, _t2, _t3 = row.strip().split(",")
+        if c == case:
+            blocks[int(block)].append((int(warp), int(t0), int(t1)))
     if not blocks:
         raise SystemExit(f"{path}: no rows of case {case}")
     p90 = quantile([t1 - t0 for v in blocks.values() for _w, t0, t1 in v], 0.9)
@@ -94,18 +83,17 @@ def observer_waits(path):
     """slice_stalls.csv.xz: per case, the observer's load cycles while persistKernel ran (on the
     observer's clock, its blocks' first start to last end on that SM; every load for `alone`)."""
     spans, loads = {}, {}
-    with lzma.open(path, "rt") as f:
-        for row in f:
-            if row.startswith("# ") and "kernel_ms=" in row:
-                parts = row.split()
-                kv = dict(p.split("=", 1) for p in parts[2:])
-                spans[parts[1]] = (int(kv["persist_first"]), int(kv["persist_last"]))
-            if row.startswith("#") or row.startswith("case,"):
-                continue
-            case, _k, _line, t, cycles = row.strip().split(",")
-            first, last = spans[case]
-            if first == 0 or first <= int(t) <= last:
-                loads.setdefault(case, []).append(int(cycles))
+    for row in measured_csv.lines(path):
+        if row.startswith("# ") and "kernel_ms=" in row:
+            parts = row.split()
+            kv = dict(p.split("=", 1) for p in parts[2:])
+            spans[parts[1]] = (int(kv["persist_first"]), int(kv["persist_last"]))
+        if row.startswith("#") or row.startswith("case,"):
+            continue
+        case, _k, _line, t, cycles = row.strip().split(",")
+        first, last = spans[case]
+        if first == 0 or first <= int(t) <= last:
+            loads.setdefault(case, []).append(int(cycles))
     return loads
 
 

@@ -265,7 +265,9 @@ void Sm::answer(const DeferredAccess& a) {
     w.answered = true;
   }
   Block& block = blocks_[a.block];
-  if (!block.retire_fixed) block.last_memory_ready = std::max(block.last_memory_ready, a.ready);
+  // Without dispatch.block_waits_for_stores an exited block retires when block_exited said.
+  if (dispatch_.block_waits_for_stores || block.warps_finished < block.warps_total)
+    block.last_memory_ready = std::max(block.last_memory_ready, a.ready);
 }
 
 void Sm::record_load_data(const DeferredAccess& a) {

@@ -158,7 +158,6 @@ class Sm final : public sim::ClockedComponent {
     BlockFootprint footprint;
     std::uint32_t warps_total = 0, warps_finished = 0, warps_at_barrier = 0;
     sim::Cycle last_memory_ready = 0;  // its last load's data back, its last store acknowledged
-    bool retire_fixed = false;  // exited, retiring at last_memory_ready whatever answers come
     // Its exited warps' start cycles, summed: achieved occupancy counts a warp until its block's
     // last warp exits (dispatch.warps_counted_to_block_end; off, until its own exit, as ncu does:
     // SmCounters::warp_cycles).

@@ -116,7 +116,6 @@ void Sm::block_exited(std::uint32_t b, sim::Cycle now) {
   block.last_memory_ready = dispatch_.block_waits_for_stores
                                 ? std::max(block.last_memory_ready, now + dispatch_.block_retire_cycles)
                                 : now + dispatch_.block_retire_cycles;
-  block.retire_fixed = !dispatch_.block_waits_for_stores;
   retire_queue_.push_back(b);
 }
 

@@ -94,10 +94,9 @@ L2Cache::Piece L2Cache::piece_of(std::uint64_t line_number) const {
 
 L2Cache::Where L2Cache::locate(std::uint64_t address) const {
   const std::uint64_t line = cache_.line_of(address);
-  const std::uint32_t slice = slice_of(line);
-  // A slice's lines take its sets in turn (with l2.slice_pieces a unit's four side by side).
-  const std::uint64_t index = slice_pieces_ ? piece_of(line).set_index : line / slices_;
-  return Where{line, set_in_slice(static_cast<std::uint32_t>(index % sets_per_slice_), slice), slice,
+  // A slice's lines take its sets in turn (with l2.slice_pieces a group's four side by side).
+  const Piece at = slice_pieces_ ? piece_of(line) : Piece{slice_of(line), line / slices_};
+  return Where{line, set_in_slice(static_cast<std::uint32_t>(at.set_index % sets_per_slice_), at.slice), at.slice,
                cache_.sector_of(address)};
 }
 
