@@ -1,11 +1,13 @@
 #include "analysis/validation/reference_data.hpp"
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "sim/config.hpp"
 #include "sim/data_dir.hpp"
 #include "sim/errors.hpp"
+#include "traces/accelsim/byte_source.hpp"
 
 namespace warpsim::analysis {
 namespace fs = std::filesystem;
@@ -47,13 +49,27 @@ std::vector<std::string> split(const std::string& line, char sep) {
   if (!line.empty() && line.back() == sep) out.emplace_back();
   return out;
 }
+
+// The whole text of a table: a name ending in .xz is read through xz (the larger measurements are
+// kept compressed, as analysis/validation/measured_csv.py reads them).
+std::string table_text(const fs::path& path) {
+  if (path.extension() == ".xz") {
+    const auto source = traces::accelsim::open_byte_source(path.string());
+    std::string text;
+    char buffer[1 << 16];
+    for (std::size_t n; (n = source->read(buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+    return text;
+  }
+  std::ifstream in(path);
+  if (!in) throw sim::InputError(path.string(), "cannot open reference table");
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
 }  // namespace
 
 std::vector<CsvTable> read_csv_tables(const fs::path& path) {
   std::vector<CsvTable> tables(1);
   tables[0].path = path.string();
-  std::ifstream in(path);
-  if (!in) throw sim::InputError(tables[0].path, "cannot open reference table");
+  std::istringstream in(table_text(path));
   std::string line;
   int line_no = 0;
   while (std::getline(in, line)) {

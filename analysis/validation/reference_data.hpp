@@ -24,7 +24,8 @@ struct CsvTable {
   // Throws InputError naming the header's file:line unless it has `column`.
   void require_column(const std::string& column) const;
 };
-// One table; a second header line is an InputError naming it.
+// One table; a second header line is an InputError naming it. A name ending in .xz is read through
+// xz.
 CsvTable read_csv(const std::filesystem::path& path);
 // A file of several tables one after the other, each from its header line: a line whose first cell
 // is the first header's first column name ("kind,setAsideKB,..." then "kind,requestedKB,...", as
