@@ -9,6 +9,13 @@ lts__t_requests_srcunit_tex.max is 4,096 where one slice served both. The lines 
 (0-31) fall into groups of four, {b, b+1, b+4, b+5}: a slice takes two 256-byte pieces 512 bytes
 apart of each 4 KB.
 
+DATA_DIR/h200/l2_slice_blocks.csv.xz (l2_slice_map.cu blocks): the same for the first lines of 128
+consecutive 4 KB blocks. One slice serving two of them is an equivalence (every pair of a class
+shares a slice, no pair across classes does), and the 128 fall into 44 slices: fewer than the ~70
+of 94 a map spreading blocks at random would reach, where the model's maps spread them over 94
+(consecutive lines to consecutive slices, at random) or keep them apart a round at a time
+(l2.slice_pieces' even rotation). Blocks k and k XOR 29, and k XOR 97, share a slice most often.
+
 DATA_DIR/{h100-measured,h200}/load_spread.csv.xz (load_spread.cu): every warp of every 32nd
 1,024-thread block of persistKernel-like launches, warp w reading line w of its block's 4 KB.
 Where a set-aside makes the L2 write dirty lines back (dram_setaside, persist_setaside), a
@@ -51,6 +58,34 @@ def slice_groups(path):
 def quantile(values, p):
     values = sorted(values)
     return values[int(p * (len(values) - 1))]
+
+
+def block_classes(path):
+    """The blocks whose first lines one slice serves, as sorted lists, largest first; raises
+    ValueError where the pairs are not an equivalence (a pair shared where its classes differ)."""
+    shared, blocks = set(), set()
+    for r in measured_csv.rows(path):
+        a, b = int(r["a"]), int(r["b"])
+        blocks |= {a, b}
+        if int(r["requests_max"]) > 0.75 * int(r["requests_sum"]):
+            shared.add((a, b))
+    parent = {k: k for k in blocks}
+
+    def root(k):
+        while parent[k] != k:
+            k = parent[k]
+        return k
+
+    for a, b in shared:
+        parent[root(a)] = root(b)
+    for a in blocks:
+        for b in blocks:
+            if a < b and ((a, b) in shared) != (root(a) == root(b)):
+                raise ValueError(f"{path}: blocks {a} and {b}: one slice's pairs are not an equivalence")
+    classes = collections.defaultdict(list)
+    for k in sorted(blocks):
+        classes[root(k)].append(k)
+    return sorted(classes.values(), key=lambda c: (-len(c), c)), shared
 
 
 def stall_groups(path, case):
@@ -102,6 +137,11 @@ def main():
     groups = slice_groups(os.path.join(data, "h200", "l2_slice_pairs.csv.xz"))
     print("H200, lines sharing a slice (0-31: one 4 KB block; 32-63: 4 KB apart):")
     print("  " + " ".join("{" + ",".join(map(str, g)) + "}" for g in groups if len(g) > 1))
+    classes, shared = block_classes(os.path.join(data, "h200", "l2_slice_blocks.csv.xz"))
+    xors = collections.Counter(a ^ b for a, b in shared).most_common(3)
+    print(f"H200, first lines of 128 consecutive 4 KB blocks: {len(classes)} slices, "
+          f"{dict(sorted(collections.Counter(map(len, classes)).items()))} blocks a slice (size: slices); "
+          f"commonest k XOR k': {', '.join(f'{x} ({n} pairs)' for x, n in xors)}")
     for gpu in ("h100-measured", "h200"):
         path = os.path.join(data, gpu, "load_spread.csv.xz")
         for case in ("dram", "dram_setaside", "persist", "persist_setaside"):

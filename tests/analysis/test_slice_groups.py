@@ -1,10 +1,11 @@
-"""h200/l2_slice_pairs, {h100-measured,h200}/load_spread, h200/slice_stalls: a set-aside's
-write-backs stall whole L2 slices. The H200 serves the 32 lines of a 4 KB block from 8 slices,
-{b, b+1, b+4, b+5} each; under a set-aside with dirty lines to write back, a block's slow hot
+"""h200/l2_slice_pairs, l2_slice_blocks, {h100-measured,h200}/load_spread, h200/slice_stalls: a
+set-aside's write-backs stall whole L2 slices. The H200 serves the 32 lines of a 4 KB block from 8
+slices, {b, b+1, b+4, b+5} each, and the first lines of 128 consecutive blocks from 44; under a set-aside with dirty lines to write back, a block's slow hot
 loads come in exactly those fours on both GPUs, answered together long after the block's other
 warps; and an observer's L2 hits to four such slices wait up to thousands of cycles while the
 set-aside's write-backs go, not at all without the set-aside or without dirty lines
 (docs/model.md, "Where a set-aside's loads stall")."""
+import collections
 import os
 import sys
 
@@ -19,6 +20,12 @@ def main():
     in_block = sorted([x for x in g if x < 32] for g in groups if any(x < 32 for x in g))
     expected = sorted([b, b + 1, b + 4, b + 5] for b in (0, 2, 8, 10, 16, 18, 24, 26))
     assert in_block == expected, in_block
+    # The first lines of 128 blocks: an equivalence of 44 slices, blocks k and k XOR 29 (and 97)
+    # the commonest sharers; a map spreading blocks at random would reach ~70 slices of 94.
+    classes, shared = slice_groups.block_classes(os.path.join(data, "h200", "l2_slice_blocks.csv.xz"))
+    assert len(classes) == 44 and sum(map(len, classes)) == 128 and len(classes[0]) == 6, classes
+    xors = collections.Counter(a ^ b for a, b in shared).most_common(2)
+    assert sorted(xors) == [(29, 16), (97, 16)], xors
     slice_fours = {tuple(g) for g in expected}
     for gpu in ("h100-measured", "h200"):
         path = os.path.join(data, gpu, "load_spread.csv.xz")

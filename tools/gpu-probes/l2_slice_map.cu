@@ -17,6 +17,8 @@
 //                                in turn, 2,048 times each: lts__t_requests_srcunit_tex.max is
 //                                4,096 where one slice serves both (ncu 2025.3 prints no per-slice
 //                                instance values for it), ~2,048 where two do.
+//   l2_slice_map blocks [N]      the same for the first lines of N consecutive 4 KB blocks (line k
+//                                at 4 KB x k): which blocks' first lines share a slice.
 // A `#` line per launch names it: "# case sm=S line=K offset=BYTES" or "# case a=A b=B".
 #include "probe_common.cuh"
 
@@ -52,8 +54,10 @@ long long line_offset_bytes(int k) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool pairs = argc > 1 && std::string(argv[1]) == "pairs";
+  const bool blocks = argc > 1 && std::string(argv[1]) == "blocks";
+  const bool pairs = blocks || (argc > 1 && std::string(argv[1]) == "pairs");
   const int first = pairs ? 2 : 1;
+  const auto offset = [blocks](int k) { return blocks ? 4096LL * k : line_offset_bytes(k); };
   const int lines = argc > first ? atoi(argv[first]) : (pairs ? 32 : 96), sms = argc > first + 1 ? atoi(argv[first + 1]) : 2;
   const cudaDeviceProp prop = probe::device_header();
   const size_t bytes = size_t(1) << 30;
@@ -68,7 +72,7 @@ int main(int argc, char** argv) {
         CK(cudaMemset(claimed, 0, 4));
         printf("# case a=%d b=%d\n", a, b);
         fflush(stdout);
-        readPair<<<1, 32>>>(buffer, line_offset_bytes(a) / 4, line_offset_bytes(b) / 4, claimed, sink);
+        readPair<<<1, 32>>>(buffer, offset(a) / 4, offset(b) / 4, claimed, sink);
         CK(cudaDeviceSynchronize());
       }
     return 0;
