@@ -40,6 +40,7 @@ const FileSpec kStride{"stride.csv", kCounterColumns};
 const FileSpec kPersist{"persist_10MB.csv", kCounterColumns};
 const FileSpec kSetAsideStores{"setaside_stores.csv",
                                {"kind", "setAsideKB", "warps_per_sm", "kernel_ns"}};
+const FileSpec kSlicePairs{"l2_slice_pairs.csv", {"a", "b", "offset_a", "offset_b", "requests_max", "requests_sum"}};
 const std::vector<const char*> kGrantColumns = {"kind", "requestedKB", "grantedKB", "order", "kernel_ns"};
 
 // The path of calibrate's file `name` in `dir`, which must be there.
@@ -70,6 +71,19 @@ CalibrationData::SetAsideStores read_set_aside(const fs::path& dir) {
   for (const CsvTable* t : {&s.streams, &s.grants})
     if (t->rows.empty()) throw sim::InputError(path.string() + ":" + std::to_string(t->header_line), "no data rows");
   return s;
+}
+
+// l2_slice_pairs.csv as calibrate writes it, or compressed as the repository keeps the larger
+// measurements; none where neither is there.
+std::optional<CsvTable> read_slice_pairs(const fs::path& dir) {
+  for (const std::string& name : {std::string(kSlicePairs.name), std::string(kSlicePairs.name) + ".xz"})
+    if (fs::exists(dir / name)) {
+      CsvTable t = read_csv(dir / name);
+      for (const char* c : kSlicePairs.columns) t.require_column(c);
+      if (t.rows.empty()) throw sim::InputError(t.path + ":" + std::to_string(t.header_line), "no data rows");
+      return t;
+    }
+  return std::nullopt;
 }
 
 // The GPU a file's provenance names: "# gpu: NVIDIA H200 (compute capability 9.0), driver ...".
@@ -210,6 +224,17 @@ void check_counters(const CsvTable& t, const std::vector<const char*>& params) {
   }
 }
 
+// Byte offsets of lines, and request counts a slice can have taken (no more than the launch made).
+void check_slice_pairs(const CsvTable& t) {
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    for (const char* c : {"offset_a", "offset_b", "requests_max"}) whole(t, i, c, 0);
+    if (whole(t, i, "requests_sum", 1) < t.number(i, "requests_max"))
+      impossible(t, i, "requests_max", t.number(i, "requests_max"), "more than the launch's requests (requests_sum)");
+    if (t.number(i, "offset_a") == t.number(i, "offset_b"))
+      impossible(t, i, "offset_b", t.number(i, "offset_b"), "the same line as offset_a: a pair is two lines");
+  }
+}
+
 // Sizes the driver can grant (none above persistMax), whole counts, and each time positive (a
 // granted row's -1: not run again, its size as the row before).
 void check_set_aside(const CalibrationData::SetAsideStores& s, const CsvTable& device) {
@@ -277,12 +302,14 @@ CalibrationData read_calibration(const fs::path& dir) {
   if (d.device.number(0, "persistMax") > 0 &&
       (fs::exists(dir / kSetAsideStores.name) || !left_out(dir, kSetAsideStores.name)))
     d.set_aside = read_set_aside(dir);
+  d.slice_pairs = read_slice_pairs(dir);
 
   // One GPU: device.csv's name, and every file's provenance naming it.
   d.gpu = d.device.rows[0].at("name");
   std::vector<const CsvTable*> files = {&d.device, &d.latency, &d.dispatch, &d.bandwidth, &d.offset, &d.stride};
   if (d.persist) files.push_back(&*d.persist);
   if (d.set_aside) files.push_back(&d.set_aside->streams);
+  if (d.slice_pairs) files.push_back(&*d.slice_pairs);
   for (const CsvTable* t : files) {
     int line = 0;
     const std::string gpu = measured_on(*t, line);
@@ -302,6 +329,7 @@ CalibrationData read_calibration(const fs::path& dir) {
   check_counters(d.stride, {"lg", "bs", "stride"});
   if (d.persist) check_counters(*d.persist, {"persistMB", "window"});
   if (d.set_aside) check_set_aside(*d.set_aside, d.device);
+  if (d.slice_pairs) check_slice_pairs(*d.slice_pairs);
   return d;
 }
 

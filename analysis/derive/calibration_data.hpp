@@ -24,6 +24,10 @@ struct CalibrationData {
     CsvTable streams, grants;
   };
   std::optional<SetAsideStores> set_aside;
+  // l2_slice_pairs.csv (or .csv.xz), calibrate's slice-map family: for pairs of lines one thread
+  // read in turn, the most requests one L2 slice took (all of them where one slice serves both).
+  // Optional: a calibration without it leaves the slice map inherited.
+  std::optional<CsvTable> slice_pairs;
 };
 
 CalibrationData read_calibration(const std::filesystem::path& dir);

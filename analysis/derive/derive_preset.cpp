@@ -33,6 +33,7 @@ DerivedPreset derive_preset(const std::filesystem::path& dir, const std::string&
   derive_latencies(data, applied(dir, base, d), base, d);
   derive_set_aside(data, applied(dir, base, d), base, d);  // l2.ways, which derive_memory counts sets by
   derive_memory(data, applied(dir, base, d), base, d);
+  derive_slice_map(data, applied(dir, base, d), d);  // before the steps that simulate
   derive_dispatch(data, base, d);
   derive_write_batch(data, base, d);
   applied(dir, base, d);

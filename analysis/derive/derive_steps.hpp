@@ -29,6 +29,10 @@ void derive_set_aside(const CalibrationData& d, const models::Arch& arch, const 
 // fetch from DRAM.
 void derive_memory(const CalibrationData& d, const models::Arch& arch, const std::string& base, Derivation& out);
 
+// l2_slice_pairs.csv, where calibrate's slice-map family wrote it: l2.slice_pieces where that map
+// places every measured pair of lines as measured (one slice or two), else the consecutive map.
+void derive_slice_map(const CalibrationData& d, const models::Arch& arch, Derivation& out);
+
 // dispatch.csv and the shortest rows of offset.csv and stride.csv: the GigaThread engine's block
 // rate, the SM's warp launch interval, a kernel's start time and the host's launch overhead. The
 // last three set measured times beside the model's own for the same kernels, run on `base` with
