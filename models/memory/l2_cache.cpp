@@ -81,7 +81,8 @@ L2Cache::Piece L2Cache::piece_of(std::uint64_t line_number) const {
   // order hashed per run; in its partition, block k's eight groups of four lines {b, b+1, b+4,
   // b+5} (h200/l2_slice_pairs.csv.xz) take slices 8k to 8k + 7, counted round its slices and
   // rotated per round of that many blocks by a hash: eight different slices a block, and every
-  // slice the same share of a stream.
+  // slice the same share of a stream. (The H200's blocks share slices where this rotation keeps
+  // them apart: h200/l2_slice_blocks.csv.xz, docs/model.md "The H200's slice map in the model".)
   const std::uint64_t block = line_number >> 5, run = block / partitions_;
   const std::uint64_t group = ((line_number >> 3) & 3) << 1 | ((line_number >> 1) & 1);
   const std::uint64_t partition = (block + sim::mix64(run ^ ~salt_)) % partitions_;

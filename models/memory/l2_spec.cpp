@@ -50,8 +50,9 @@ std::vector<sim::ParamSpec> L2Spec::params() {
            "a dirty sector whose stores wrote only some of its bytes, and that L2 never read from DRAM, is read "
            "from DRAM when it is written back (read-modify-write, DRAM ECC on); sectors completed meanwhile are not"),
       flag("l2.slice_pieces",
-           "a slice takes two 256-byte pieces 512 bytes apart of each 4 KB, eight slices a 4 KB block (the H200's: "
-           "h200/l2_slice_pairs.csv.xz); off: consecutive lines go to consecutive slices"),
+           "a slice takes two 256-byte pieces 512 bytes apart of each 4 KB, eight slices a 4 KB block, the blocks "
+           "in an even rotation (the H200's groups, h200/l2_slice_pairs.csv.xz, though its blocks share slices "
+           "otherwise); off: consecutive lines go to consecutive slices"),
       flag("l2.persistence", "CUDA L2 persistence controls are available (S4, cc >= 8.0)"),
       integer("l2.persist_max_bytes", "bytes", "persistingL2CacheMaxSize: largest set-aside (S4.1, S4.7)", 0),
       integer("l2.max_window_bytes", "bytes", "accessPolicyMaxWindowSize (S4.2, S4.7)", 0),

@@ -1,5 +1,5 @@
 // Which L2 slice serves a line. With l2.slice_pieces a slice takes two 256-byte pieces 512 bytes
-// apart of each 4 KB block, lines {b, b+1, b+4, b+5}: the H200's map (h200/l2_slice_pairs.csv.xz,
+// apart of each 4 KB block, lines {b, b+1, b+4, b+5}: the H200's groups (h200/l2_slice_pairs.csv.xz,
 // tools/gpu-probes/l2_slice_map.cu; tests/analysis/test_slice_groups.py checks the measurement).
 // Off, consecutive lines go to consecutive slices.
 #include <catch2/catch.hpp>
