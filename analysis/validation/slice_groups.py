@@ -15,6 +15,9 @@ shares a slice, no pair across classes does), and the 128 fall into 44 slices: f
 of 94 a map spreading blocks at random would reach, where the model's maps spread them over 94
 (consecutive lines to consecutive slices, at random) or keep them apart a round at a time
 (l2.slice_pieces' even rotation). Blocks k and k XOR 29, and k XOR 97, share a slice most often.
+DATA_DIR/h200/l2_slice_weighted.csv.xz (l2_slice_map.cu weighted, twelve pairs a launch): the
+first lines of 384 blocks, the same pairs for the first 128; they fall into exactly 47 slices,
+five to twelve blocks each, never both blocks of an aligned 8 KB.
 
 DATA_DIR/{h100-measured,h200}/load_spread.csv.xz (load_spread.cu): every warp of every 32nd
 1,024-thread block of persistKernel-like launches, warp w reading line w of its block's 4 KB.
@@ -61,14 +64,36 @@ def quantile(values, p):
 
 
 def block_classes(path):
-    """The blocks whose first lines one slice serves, as sorted lists, largest first; raises
-    ValueError where the pairs are not an equivalence (a pair shared where its classes differ)."""
+    """The blocks whose first lines one slice serves, as sorted lists, largest first, and the pairs
+    that share one (l2_slice_blocks: a row per pair)."""
     shared, blocks = set(), set()
     for r in measured_csv.rows(path):
         a, b = int(r["a"]), int(r["b"])
         blocks |= {a, b}
         if int(r["requests_max"]) > 0.75 * int(r["requests_sum"]):
             shared.add((a, b))
+    return classes_of(blocks, shared, path), shared
+
+
+def weighted_classes(path):
+    """The same from l2_slice_weighted (a row per launch: block x, the blocks y_i read beside it;
+    requests_max less x's 8,192 reads has bit i+1 set where x's slice serves y_i, bit 0 being the
+    launch's own request)."""
+    shared, blocks = set(), set()
+    for line, r in enumerate(measured_csv.rows(path)):
+        x, ys = int(r["x"]), [int(y) for y in r["y"].split(";")]
+        extra = int(r["requests_max"]) - 8192
+        if not 0 <= extra < 2 ** (len(ys) + 1):
+            raise ValueError(f"{path}: launch {line} (x={x}): requests_max {r['requests_max']} is not x's 8,192 reads "
+                             "and some of the others'")
+        blocks |= {x, *ys}
+        shared |= {(x, y) for i, y in enumerate(ys) if extra >> (i + 1) & 1}
+    return classes_of(blocks, shared, path), shared
+
+
+def classes_of(blocks, shared, path):
+    """The classes of blocks that share a slice, largest first; raises ValueError where the pairs
+    measured are not an equivalence (a pair shared where its classes differ)."""
     parent = {k: k for k in blocks}
 
     def root(k):
@@ -85,7 +110,7 @@ def block_classes(path):
     classes = collections.defaultdict(list)
     for k in sorted(blocks):
         classes[root(k)].append(k)
-    return sorted(classes.values(), key=lambda c: (-len(c), c)), shared
+    return sorted(classes.values(), key=lambda c: (-len(c), c))
 
 
 def stall_groups(path, case):
@@ -142,6 +167,9 @@ def main():
     print(f"H200, first lines of 128 consecutive 4 KB blocks: {len(classes)} slices, "
           f"{dict(sorted(collections.Counter(map(len, classes)).items()))} blocks a slice (size: slices); "
           f"commonest k XOR k': {', '.join(f'{x} ({n} pairs)' for x, n in xors)}")
+    classes, _ = weighted_classes(os.path.join(data, "h200", "l2_slice_weighted.csv.xz"))
+    print(f"H200, first lines of 384 consecutive 4 KB blocks: {len(classes)} slices, "
+          f"{dict(sorted(collections.Counter(map(len, classes)).items()))} blocks a slice (size: slices)")
     for gpu in ("h100-measured", "h200"):
         path = os.path.join(data, gpu, "load_spread.csv.xz")
         for case in ("dram", "dram_setaside", "persist", "persist_setaside"):

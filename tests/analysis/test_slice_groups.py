@@ -1,6 +1,7 @@
 """h200/l2_slice_pairs, l2_slice_blocks, {h100-measured,h200}/load_spread, h200/slice_stalls: a
 set-aside's write-backs stall whole L2 slices. The H200 serves the 32 lines of a 4 KB block from 8
-slices, {b, b+1, b+4, b+5} each, and the first lines of 128 consecutive blocks from 44; under a set-aside with dirty lines to write back, a block's slow hot
+slices, {b, b+1, b+4, b+5} each, and the first lines of 128 consecutive blocks from 44 (of 384
+from 47); under a set-aside with dirty lines to write back, a block's slow hot
 loads come in exactly those fours on both GPUs, answered together long after the block's other
 warps; and an observer's L2 hits to four such slices wait up to thousands of cycles while the
 set-aside's write-backs go, not at all without the set-aside or without dirty lines
@@ -26,6 +27,12 @@ def main():
     assert len(classes) == 44 and sum(map(len, classes)) == 128 and len(classes[0]) == 6, classes
     xors = collections.Counter(a ^ b for a, b in shared).most_common(2)
     assert sorted(xors) == [(29, 16), (97, 16)], xors
+    # Twelve pairs a launch, 384 blocks: the same pairs among the first 128, 47 slices in all, and
+    # the two blocks of an aligned 8 KB never in one (they are homed in different halves).
+    wide, wide_shared = slice_groups.weighted_classes(os.path.join(data, "h200", "l2_slice_weighted.csv.xz"))
+    assert {(a, b) for a, b in wide_shared if b < 128} == shared
+    assert len(wide) == 47 and sum(map(len, wide)) == 384 and (len(wide[0]), len(wide[-1])) == (12, 5), wide
+    assert not any(k ^ 1 in c for c in wide for k in c), wide
     slice_fours = {tuple(g) for g in expected}
     for gpu in ("h100-measured", "h200"):
         path = os.path.join(data, gpu, "load_spread.csv.xz")

@@ -19,6 +19,12 @@
 //                                instance values for it), ~2,048 where two do.
 //   l2_slice_map blocks [N]      the same for the first lines of N consecutive 4 KB blocks (line k
 //                                at 4 KB x k): which blocks' first lines share a slice.
+//   l2_slice_map weighted [N]    the same, twelve pairs a launch: the first line of block x read
+//                                8,192 times, then those of the next twelve blocks y_i 2^(i+1)
+//                                times each; lts__t_requests_srcunit_tex.max is 8,192 plus the
+//                                reads of every y_i x's slice serves (bit i+1 set; bit 0 is the
+//                                launch's one request of its own), so each launch says which of
+//                                twelve blocks share x's slice. "# case x=X y=Y0;Y1;...".
 // A `#` line per launch names it: "# case sm=S line=K offset=BYTES" or "# case a=A b=B".
 #include "probe_common.cuh"
 
@@ -45,6 +51,22 @@ __global__ void readPair(const int* buffer, long long a_ints, long long b_ints, 
   if (v == 12345) *sink = v;
 }
 
+// Lines read one after the other, each `reads[i]` times, every read waiting for the one before.
+constexpr int kWeighted = 13;
+struct Weighted {
+  long long offset_ints[kWeighted];
+  int reads[kWeighted];
+  int lines;
+};
+
+__global__ void readWeighted(const int* buffer, Weighted w, int* claimed, int* sink) {
+  if (threadIdx.x != 0 || atomicCAS(claimed, 0, 1) != 0) return;
+  int v = 0;
+  for (int i = 0; i < w.lines; ++i)
+    for (int k = 0; k < w.reads[i]; ++k) v = __ldcg(buffer + w.offset_ints[i] + (v >> 31));
+  if (v == 12345) *sink = v;
+}
+
 long long line_offset_bytes(int k) {
   if (k < 32) return 128LL * k;                     // one 4 KB block, line by line
   if (k < 64) return 4096LL * (k - 31);             // 32 blocks 4 KB apart
@@ -54,7 +76,8 @@ long long line_offset_bytes(int k) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool blocks = argc > 1 && std::string(argv[1]) == "blocks";
+  const bool weighted = argc > 1 && std::string(argv[1]) == "weighted";
+  const bool blocks = weighted || (argc > 1 && std::string(argv[1]) == "blocks");
   const bool pairs = blocks || (argc > 1 && std::string(argv[1]) == "pairs");
   const int first = pairs ? 2 : 1;
   const auto offset = [blocks](int k) { return blocks ? 4096LL * k : line_offset_bytes(k); };
@@ -66,6 +89,27 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&sink, 4));
   CK(cudaMalloc(&claimed, 4));
   CK(cudaMemset(buffer, 1, bytes));
+  if (weighted) {
+    for (int x = 0; x < lines; ++x)
+      for (int first_y = x + 1; first_y < lines; first_y += kWeighted - 1) {
+        Weighted w{};
+        w.offset_ints[0] = offset(x) / 4;
+        w.reads[0] = 1 << kWeighted;
+        w.lines = 1;
+        printf("# case x=%d y=", x);
+        for (int y = first_y; y < lines && w.lines < kWeighted; ++y, ++w.lines) {
+          w.offset_ints[w.lines] = offset(y) / 4;
+          w.reads[w.lines] = 1 << w.lines;  // 2^(i+1) for the i-th
+          printf("%s%d", y == first_y ? "" : ";", y);
+        }
+        printf("\n");
+        fflush(stdout);
+        CK(cudaMemset(claimed, 0, 4));
+        readWeighted<<<1, 32>>>(buffer, w, claimed, sink);
+        CK(cudaDeviceSynchronize());
+      }
+    return 0;
+  }
   if (pairs) {
     for (int a = 0; a < lines; ++a)
       for (int b = a + 1; b < lines; ++b) {

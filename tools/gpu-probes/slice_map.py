@@ -18,32 +18,54 @@ def line_offset(k):
     return 128 * k if k < 32 else 4096 * (k - 31)
 
 
+def profiled(outdir, exe, mode, count, case_prefix):
+    """l2_slice_map.cu MODE COUNT under ncu: its '# case' lines (those starting with case_prefix,
+    split into fields after '# case') paired with ncu's rows, and the command as the files show it."""
+    log, cases = os.path.join(outdir, ".ncu.log"), os.path.join(outdir, ".cases")
+    cmd = [tool("ncu"), "--clock-control", "none", "--cache-control", "all", "--csv", "--page", "raw",
+           "--print-units", "base", "--metrics", ",".join(METRICS), "--log-file", log, exe, mode, str(count)]
+    with open(cases, "w") as f:
+        subprocess.run(cmd, stdout=f, check=True)
+    with open(cases) as f:
+        launches = [line.split()[2:] for line in f if line.startswith(case_prefix)]
+    _, _, rows = ncu_table.read_ncu_csv(log)
+    if len(launches) != len(rows):
+        raise ncu_table.NcuError(f"{cases}: {len(launches)} cases but {log} has {len(rows)} ncu rows")
+    os.remove(log)
+    os.remove(cases)
+    count_of = lambda row, m: int(float(row[m].replace(",", "")))
+    shown = ["ncu"] + cmd[1:cmd.index("--log-file")] + ["./l2_slice_map", mode, str(count)]
+    return [(fields, count_of(row, METRICS[1]), count_of(row, METRICS[0])) for fields, row in zip(launches, rows)], shown
+
+
+def write_table(outdir, facts, name, shown, lines, compress):
+    path = os.path.join(outdir, name)
+    with open(path, "w") as f:
+        f.writelines(f"# {line}\n" for line in provenance(facts, name, shown))
+        f.write("\n".join(lines) + "\n")
+    if compress:
+        subprocess.run(["xz", "-T0", "-6", "-f", path], check=True)
+
+
 def slice_pairs(outdir, facts, exe, lines, compress, mode="pairs", name="l2_slice_pairs.csv"):
     """Writes OUTDIR/NAME (then .xz if `compress`), a row per pair of the first `lines` lines in
     launch order, as l2_slice_map.cu's '# case' lines name them; mode "blocks": the first lines of
     consecutive 4 KB blocks."""
-    log, cases = os.path.join(outdir, ".ncu.log"), os.path.join(outdir, ".cases")
-    cmd = [tool("ncu"), "--clock-control", "none", "--cache-control", "all", "--csv", "--page", "raw",
-           "--print-units", "base", "--metrics", ",".join(METRICS), "--log-file", log, exe, mode, str(lines)]
-    with open(cases, "w") as f:
-        subprocess.run(cmd, stdout=f, check=True)
-    with open(cases) as f:
-        pairs = [line.split()[2:4] for line in f if line.startswith("# case a=")]
-    _, _, rows = ncu_table.read_ncu_csv(log)
-    if len(pairs) != len(rows):
-        raise ncu_table.NcuError(f"{cases}: {len(pairs)} cases but {log} has {len(rows)} ncu rows")
+    launches, shown = profiled(outdir, exe, mode, lines, "# case a=")
+    offset = (lambda k: 4096 * k) if mode == "blocks" else line_offset
     out = ["a,b,offset_a,offset_b,requests_max,requests_sum"]
-    for (a, b), row in zip(pairs, rows):
+    for (a, b), top, total in launches:
         a, b = int(a.split("=")[1]), int(b.split("=")[1])
-        count = lambda m: int(float(row[m].replace(",", "")))
-        offset = (lambda k: 4096 * k) if mode == "blocks" else line_offset
-        out.append(f"{a},{b},{offset(a)},{offset(b)},{count(METRICS[1])},{count(METRICS[0])}")
-    shown = ["ncu"] + cmd[1:cmd.index("--log-file")] + ["./l2_slice_map", mode, str(lines)]
-    path = os.path.join(outdir, name)
-    with open(path, "w") as f:
-        f.writelines(f"# {line}\n" for line in provenance(facts, name, shown))
-        f.write("\n".join(out) + "\n")
-    if compress:
-        subprocess.run(["xz", "-T0", "-6", "-f", path], check=True)
-    os.remove(log)
-    os.remove(cases)
+        out.append(f"{a},{b},{offset(a)},{offset(b)},{top},{total}")
+    write_table(outdir, facts, name, shown, out, compress)
+
+
+def slice_weighted(outdir, facts, exe, blocks, name="l2_slice_weighted.csv"):
+    """Writes OUTDIR/NAME.xz: l2_slice_map.cu weighted under ncu, a row per launch (block x, the
+    blocks y it read beside x, ';'-separated, and the counts: requests_max less 8,192 has bit i+1
+    set where x's slice serves the i-th y)."""
+    launches, shown = profiled(outdir, exe, "weighted", blocks, "# case x=")
+    out = ["x,y,requests_max,requests_sum"]
+    for (x, y), top, total in launches:
+        out.append(f"{x.split('=')[1]},{y.split('=')[1]},{top},{total}")
+    write_table(outdir, facts, name, shown, out, compress=True)
