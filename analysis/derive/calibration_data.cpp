@@ -51,13 +51,15 @@ fs::path present(const fs::path& dir, const char* name) {
   return path;
 }
 
-CsvTable read_file(const fs::path& dir, const FileSpec& spec) {
-  const fs::path path = present(dir, spec.name);
+// The table at `path`, with the columns `spec` names and at least one row.
+CsvTable read_table(const fs::path& path, const FileSpec& spec) {
   CsvTable t = read_csv(path);
   for (const char* c : spec.columns) t.require_column(c);
   if (t.rows.empty()) throw sim::InputError(path.string() + ":" + std::to_string(t.header_line), "no data rows");
   return t;
 }
+
+CsvTable read_file(const fs::path& dir, const FileSpec& spec) { return read_table(present(dir, spec.name), spec); }
 
 CalibrationData::SetAsideStores read_set_aside(const fs::path& dir) {
   const fs::path path = present(dir, kSetAsideStores.name);
@@ -77,12 +79,7 @@ CalibrationData::SetAsideStores read_set_aside(const fs::path& dir) {
 // measurements; none where neither is there.
 std::optional<CsvTable> read_slice_pairs(const fs::path& dir) {
   for (const std::string& name : {std::string(kSlicePairs.name), std::string(kSlicePairs.name) + ".xz"})
-    if (fs::exists(dir / name)) {
-      CsvTable t = read_csv(dir / name);
-      for (const char* c : kSlicePairs.columns) t.require_column(c);
-      if (t.rows.empty()) throw sim::InputError(t.path + ":" + std::to_string(t.header_line), "no data rows");
-      return t;
-    }
+    if (fs::exists(dir / name)) return read_table(dir / name, kSlicePairs);
   return std::nullopt;
 }
 

@@ -8,6 +8,7 @@
 // pair as measured, and where neither does, the consecutive one, the source saying how many pairs
 // each places otherwise.
 #include <algorithm>
+#include <map>
 
 #include "analysis/derive/derive_steps.hpp"
 #include "models/memory/banked_dram.hpp"
@@ -60,7 +61,7 @@ void derive_slice_map(const CalibrationData& d, const models::Arch& arch, Deriva
   const CsvTable& t = *d.slice_pairs;
   const std::uint64_t line_bytes = arch.l2.line_bytes;
   std::vector<bool> one(t.rows.size());
-  std::vector<int> per_block_pairs;
+  std::map<std::uint64_t, int> per_block_pairs;  // pairs of lines within each 4 KB block
   int shared = 0;
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     const auto a = std::uint64_t(t.number(i, "offset_a")), b = std::uint64_t(t.number(i, "offset_b"));
@@ -70,13 +71,10 @@ void derive_slice_map(const CalibrationData& d, const models::Arch& arch, Deriva
                                               std::to_string(line_bytes) + "-byte L2 line");
     one[i] = one_slice(t, i);
     shared += one[i];
-    const std::uint64_t block = a / kBlockBytes;
-    if (block != b / kBlockBytes || block >= 1024) continue;
-    if (per_block_pairs.size() <= block) per_block_pairs.resize(block + 1);
-    ++per_block_pairs[block];
+    if (a / kBlockBytes == b / kBlockBytes) ++per_block_pairs[a / kBlockBytes];
   }
   const int lines = int(kBlockBytes / line_bytes), all_pairs = lines * (lines - 1) / 2;
-  if (std::find(per_block_pairs.begin(), per_block_pairs.end(), all_pairs) == per_block_pairs.end())
+  if (std::none_of(per_block_pairs.begin(), per_block_pairs.end(), [&](const auto& b) { return b.second == all_pairs; }))
     throw sim::InputError(t.path, "no 4 KB block with all " + std::to_string(all_pairs) + " pairs of its " +
                                       std::to_string(lines) + " lines: the slice map needs a whole block");
 

@@ -39,23 +39,21 @@ import sys
 import measured_csv
 
 
-def slice_groups(path):
-    """The 64 lines' groups, each a sorted list of the lines one slice serves."""
-    same = collections.defaultdict(set)
-    lines = set()
+def shared_pairs(path):
+    """The lines (or blocks) of a file of pairs (l2_slice_pairs, l2_slice_blocks: a row per pair),
+    and the pairs one slice serves: requests_max is then all the launch's requests, else about half."""
+    shared, lines = set(), set()
     for r in measured_csv.rows(path):
-        a, b, top = int(r["a"]), int(r["b"]), int(r["requests_max"])
+        a, b = int(r["a"]), int(r["b"])
         lines |= {a, b}
-        if top > 3 * 4096 // 4:  # 4,096 where shared, ~2,048 where not
-            same[a].add(b)
-            same[b].add(a)
-    groups, seen = [], set()
-    for x in sorted(lines):
-        if x not in seen:
-            g = sorted({x} | same[x])
-            seen |= set(g)
-            groups.append(g)
-    return groups
+        if int(r["requests_max"]) > 0.75 * int(r["requests_sum"]):
+            shared.add((a, b))
+    return lines, shared
+
+
+def slice_groups(path):
+    """The 64 lines' groups, each a sorted list of the lines one slice serves, by their first line."""
+    return sorted(classes_of(*shared_pairs(path), path))
 
 
 def quantile(values, p):
@@ -66,12 +64,7 @@ def quantile(values, p):
 def block_classes(path):
     """The blocks whose first lines one slice serves, as sorted lists, largest first, and the pairs
     that share one (l2_slice_blocks: a row per pair)."""
-    shared, blocks = set(), set()
-    for r in measured_csv.rows(path):
-        a, b = int(r["a"]), int(r["b"])
-        blocks |= {a, b}
-        if int(r["requests_max"]) > 0.75 * int(r["requests_sum"]):
-            shared.add((a, b))
+    blocks, shared = shared_pairs(path)
     return classes_of(blocks, shared, path), shared
 
 

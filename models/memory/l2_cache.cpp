@@ -68,7 +68,10 @@ L2Cache::L2Cache(const L2Spec& spec, std::uint64_t core_clock_khz, DramModel& dr
 }
 
 std::uint32_t L2Cache::slice_of(std::uint64_t line_number) const {
-  if (slice_pieces_) return piece_of(line_number).slice;
+  return slice_pieces_ ? piece_of(line_number).slice : consecutive_slice_of(line_number);
+}
+
+std::uint32_t L2Cache::consecutive_slice_of(std::uint64_t line_number) const {
   // Consecutive lines go to consecutive slices, rotated per group of `slices_` lines by a hash:
   // a stream spreads evenly and power-of-two strides do not pile onto one slice.
   const std::uint64_t group = line_number / slices_;
@@ -96,7 +99,7 @@ L2Cache::Piece L2Cache::piece_of(std::uint64_t line_number) const {
 L2Cache::Where L2Cache::locate(std::uint64_t address) const {
   const std::uint64_t line = cache_.line_of(address);
   // A slice's lines take its sets in turn (with l2.slice_pieces a group's four side by side).
-  const Piece at = slice_pieces_ ? piece_of(line) : Piece{slice_of(line), line / slices_};
+  const Piece at = slice_pieces_ ? piece_of(line) : Piece{consecutive_slice_of(line), line / slices_};
   return Where{line, set_in_slice(static_cast<std::uint32_t>(at.set_index % sets_per_slice_), at.slice), at.slice,
                cache_.sector_of(address)};
 }

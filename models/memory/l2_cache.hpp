@@ -180,6 +180,8 @@ class L2Cache {
   std::uint32_t sector_of(std::uint64_t address) const { return cache_.sector_of(address); }
 
  private:
+  // Without l2.slice_pieces: consecutive lines to consecutive slices (slice_of).
+  std::uint32_t consecutive_slice_of(std::uint64_t line_number) const;
   static constexpr std::uint32_t kNil = SectorCache::kNone;
   static constexpr std::uint32_t kDramFetchBytes = 64;
   static constexpr std::uint32_t kAllBytes = 0xffffffffu;  // a 32-byte sector's byte mask, whole
