@@ -154,9 +154,10 @@ TEST_CASE("arch derive refuses slice pairs it cannot read as a map", "[derive]")
 }
 
 TEST_CASE("calibrate's slice-map family measures the H200's map as the step before it did, pair by pair", "[derive]") {
-  // h200/calibrate-2026-11-30/l2_slice_pairs{,_repeat}.csv.xz: `tools/gpu-probes/calibrate OUT
-  // slice-map`, before and after slice_map.py's ncu run became one helper; h200/l2_slice_pairs.csv.xz:
-  // measure-h100's slice-map step of 11-29, the same 64 lines.
+  // h200/calibrate-2026-11-30/l2_slice_pairs{,_repeat,_third}.csv.xz: `tools/gpu-probes/calibrate
+  // OUT slice-map`, before and after slice_map.py's ncu run became one helper, and with the offsets
+  // taken from the probe's own case lines; h200/l2_slice_pairs.csv.xz: measure-h100's slice-map step
+  // of 11-29, the same 64 lines.
   const fs::path data = analysis::validation_data_dir() / "h200";
   const auto one_slice = [](const analysis::CsvTable& t, std::size_t i) {
     return t.number(i, "requests_max") > 0.75 * t.number(i, "requests_sum");
@@ -165,7 +166,7 @@ TEST_CASE("calibrate's slice-map family measures the H200's map as the step befo
   std::map<std::pair<std::string, std::string>, bool> first;
   for (std::size_t i = 0; i < step.rows.size(); ++i)
     first[{step.rows[i].at("offset_a"), step.rows[i].at("offset_b")}] = one_slice(step, i);
-  for (const char* run : {"l2_slice_pairs.csv.xz", "l2_slice_pairs_repeat.csv.xz"}) {
+  for (const char* run : {"l2_slice_pairs.csv.xz", "l2_slice_pairs_repeat.csv.xz", "l2_slice_pairs_third.csv.xz"}) {
     INFO(run);
     const analysis::CsvTable family = analysis::read_csv(data / "calibrate-2026-11-30" / run);
     REQUIRE(family.rows.size() == 2016);

@@ -25,7 +25,8 @@
 //                                reads of every y_i x's slice serves (bit i+1 set; bit 0 is the
 //                                launch's one request of its own), so each launch says which of
 //                                twelve blocks share x's slice. "# case x=X y=Y0;Y1;...".
-// A `#` line per launch names it: "# case sm=S line=K offset=BYTES" or "# case a=A b=B".
+// A `#` line per launch names it: "# case sm=S line=K offset=BYTES", "# case a=A b=B offset_a=BYTES
+// offset_b=BYTES" or "# case x=X y=Y0;Y1;...".
 #include "probe_common.cuh"
 
 namespace {
@@ -114,7 +115,7 @@ int main(int argc, char** argv) {
     for (int a = 0; a < lines; ++a)
       for (int b = a + 1; b < lines; ++b) {
         CK(cudaMemset(claimed, 0, 4));
-        printf("# case a=%d b=%d\n", a, b);
+        printf("# case a=%d b=%d offset_a=%lld offset_b=%lld\n", a, b, offset(a), offset(b));
         fflush(stdout);
         readPair<<<1, 32>>>(buffer, offset(a) / 4, offset(b) / 4, claimed, sink);
         CK(cudaDeviceSynchronize());

@@ -12,12 +12,6 @@ from probe_tools import provenance, tool
 METRICS = ["lts__t_requests_srcunit_tex.sum", "lts__t_requests_srcunit_tex.max"]
 
 
-def line_offset(k):
-    """l2_slice_map.cu's line_offset_bytes: the first 32 lines are one 4 KB block, then one line
-    every 4 KB."""
-    return 128 * k if k < 32 else 4096 * (k - 31)
-
-
 def profiled(outdir, exe, mode, count, case_prefix):
     """l2_slice_map.cu MODE COUNT under ncu: its '# case' lines (those starting with case_prefix,
     split into fields after '# case') paired with ncu's rows, and the command as the files show it."""
@@ -52,11 +46,9 @@ def slice_pairs(outdir, facts, exe, lines, compress, mode="pairs", name="l2_slic
     launch order, as l2_slice_map.cu's '# case' lines name them; mode "blocks": the first lines of
     consecutive 4 KB blocks."""
     launches, shown = profiled(outdir, exe, mode, lines, "# case a=")
-    offset = (lambda k: 4096 * k) if mode == "blocks" else line_offset
     out = ["a,b,offset_a,offset_b,requests_max,requests_sum"]
-    for (a, b), top, total in launches:
-        a, b = int(a.split("=")[1]), int(b.split("=")[1])
-        out.append(f"{a},{b},{offset(a)},{offset(b)},{top},{total}")
+    for fields, top, total in launches:  # a=A b=B offset_a=BYTES offset_b=BYTES, as the probe names them
+        out.append(",".join(f.split("=")[1] for f in fields) + f",{top},{total}")
     write_table(outdir, facts, name, shown, out, compress)
 
 
